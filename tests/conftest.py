@@ -1,0 +1,1 @@
+"""Shared test configuration. Package-specific fixtures live in tests/<package>/conftest.py."""
