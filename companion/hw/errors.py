@@ -1,0 +1,78 @@
+"""Errors of the tower hardware layer.
+
+Every message is a sentence for the players at the table: what happened and what to do now.
+Errors caused by bad input (an unknown camera kind, a bad pin number, a negative cube count)
+also subclass :class:`ValueError`; errors caused by the devices do not.
+"""
+
+from __future__ import annotations
+
+from companion.errors import CompanionError
+
+
+class HardwareError(CompanionError):
+    """Root of every deliberate error raised by :mod:`companion.hw`."""
+
+
+class CameraUnavailableError(HardwareError):
+    """The camera is missing, could not be opened, or stopped answering."""
+
+    default_message = (
+        "The camera is not answering — enter the counts by hand; "
+        "the companion keeps trying to reconnect."
+    )
+
+    def __init__(self, message: str | None = None) -> None:
+        super().__init__(message or self.default_message)
+
+
+class GpioUnavailableError(HardwareError):
+    """The buttons and the LED could not be reached through the GPIO pins."""
+
+    default_message = (
+        "The tower buttons are not connected — use the buttons on the screen; "
+        "the companion keeps trying to reconnect."
+    )
+
+    def __init__(self, message: str | None = None) -> None:
+        super().__init__(message or self.default_message)
+
+
+class CountTimeoutError(HardwareError):
+    """The tray did not stop moving (or no frame came) before the time limit."""
+
+
+class CountCancelledError(HardwareError):
+    """Someone pressed cancel while the tray was being counted."""
+
+    def __init__(self, message: str | None = None) -> None:
+        super().__init__(message or "Counting was cancelled. Press count when the cubes are in.")
+
+
+class CountInProgressError(HardwareError):
+    """A second count was asked for while one is still running."""
+
+    def __init__(self, message: str | None = None) -> None:
+        super().__init__(
+            message or "The tray is already being counted — wait for the result or press cancel."
+        )
+
+
+class UnknownCameraKindError(HardwareError, ValueError):
+    """The camera setting names no known backend."""
+
+
+class InvalidPinError(HardwareError, ValueError):
+    """A GPIO pin setting is not a usable pin number."""
+
+
+class InvalidThrowError(HardwareError, ValueError):
+    """The cubes handed to the tower simulator are not a valid throw."""
+
+
+class UnknownButtonError(HardwareError, ValueError):
+    """A button name other than "count" or "cancel"."""
+
+
+class UnknownLedStateError(HardwareError, ValueError):
+    """An LED state other than ready, counting, attention, error or off."""
