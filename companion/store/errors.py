@@ -1,0 +1,77 @@
+"""Errors of the game log, one class per way of being wrong.
+
+Everything derives from :class:`StoreError` (itself a :class:`~companion.errors.CompanionError`).
+Errors caused by what a caller sent (an unknown game, an event that is not JSON) also subclass
+:class:`ValueError`. A stale ``expected_version`` is not bad input — the request was fine when it
+was made — so :class:`VersionConflictError` is *not* a ``ValueError``; the web layer answers 409.
+Every message is a sentence a player understands.
+"""
+
+from __future__ import annotations
+
+from companion.errors import CompanionError
+
+
+class StoreError(CompanionError):
+    """Root of every deliberate error of ``companion.store``."""
+
+
+class GameNotFoundError(StoreError, ValueError):
+    """No game with this id exists in the log."""
+
+    def __init__(self, game_id: object) -> None:
+        super().__init__(f"There is no game number {game_id}. It may have been typed wrongly.")
+        self.game_id = game_id
+
+
+class VersionConflictError(StoreError):
+    """Someone else changed the game first: the caller's ``expected_version`` is stale.
+
+    ``expected`` is the version the caller acted on, ``actual`` the version in the log. Nothing was
+    written; the caller should reload the game and decide again.
+    """
+
+    def __init__(self, game_id: int, expected: int, actual: int) -> None:
+        super().__init__(
+            "Someone else changed this game a moment ago "
+            f"(you saw step {expected}, the game is now at step {actual}). "
+            "Reload the game and try again."
+        )
+        self.game_id = game_id
+        self.expected = expected
+        self.actual = actual
+
+
+class InvalidEventError(StoreError, ValueError):
+    """An event that cannot be stored: not a dict, no ``type``, or not representable as JSON."""
+
+
+class InvalidVersionError(StoreError, ValueError):
+    """An ``expected_version`` that is not a whole number ≥ 0."""
+
+
+class InvalidTitleError(StoreError, ValueError):
+    """A game title that is empty or too long."""
+
+
+class InvalidRecordError(StoreError, ValueError):
+    """A game summary or battle record with a missing or malformed field."""
+
+
+class DatabaseUnusableError(StoreError):
+    """The database file cannot be opened safely (not SQLite, read-only, no write-ahead log)."""
+
+
+class SchemaTooNewError(StoreError):
+    """The database file was written by a newer version of the companion.
+
+    Opening it with this version could damage it, so it is refused and left untouched.
+    """
+
+    def __init__(self, found: int, supported: int) -> None:
+        super().__init__(
+            f"The game database was made by a newer companion (format {found}; this one knows up "
+            f"to {supported}). Update the companion before opening it."
+        )
+        self.found = found
+        self.supported = supported

@@ -1,0 +1,143 @@
+"""The database schema and its migrations.
+
+The schema version lives in SQLite's own header field ``PRAGMA user_version`` (transactional,
+no extra table). ``MIGRATIONS[i]`` takes the file from version ``i`` to ``i + 1``; each runs in
+one ``BEGIN IMMEDIATE`` transaction together with the version bump, so a power cut during an
+upgrade leaves the old version intact. Never edit a migration that has shipped: append one.
+
+The append-only promise is enforced by the database itself, not only by the absence of code
+paths: triggers abort every UPDATE or DELETE on ``events`` and ``battles`` and every DELETE on
+``games``; another trigger admits an event only as the next number of its game, and
+``games.version`` can only ever equal the number of events of the game.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+
+from companion.store.errors import SchemaTooNewError
+
+_V1: tuple[str, ...] = (
+    """
+    CREATE TABLE games (
+        id          INTEGER PRIMARY KEY AUTOINCREMENT,
+        title       TEXT    NOT NULL CHECK (length(title) BETWEEN 1 AND 200),
+        created_at  TEXT    NOT NULL,
+        updated_at  TEXT    NOT NULL,
+        version     INTEGER NOT NULL DEFAULT 0 CHECK (version >= 0),  -- = number of events
+        status      TEXT    NOT NULL DEFAULT 'active' CHECK (status IN ('active', 'finished')),
+        round       INTEGER,
+        players     TEXT    NOT NULL DEFAULT '[]'
+                            CHECK (json_valid(players) AND json_type(players) = 'array'),
+        finished_at TEXT,
+        result      TEXT    CHECK (result IS NULL OR
+                                   (json_valid(result) AND json_type(result) = 'object'))
+    )
+    """,
+    """
+    CREATE TABLE events (
+        game_id    INTEGER NOT NULL REFERENCES games (id),
+        seq        INTEGER NOT NULL CHECK (seq >= 1),
+        type       TEXT    NOT NULL CHECK (length(type) >= 1),
+        payload    TEXT    NOT NULL CHECK (json_valid(payload)
+                                           AND json_type(payload) = 'object'
+                                           AND json_extract(payload, '$.type') = type),
+        created_at TEXT    NOT NULL,
+        PRIMARY KEY (game_id, seq)
+    ) WITHOUT ROWID
+    """,
+    """
+    CREATE TABLE battles (
+        game_id       INTEGER NOT NULL,
+        seq           INTEGER NOT NULL,          -- the resolve_battle event
+        round         INTEGER,
+        realm         TEXT    CHECK (realm IS NULL OR realm IN ('light', 'dark')),
+        region        TEXT,
+        attacker      TEXT    NOT NULL,
+        defender      TEXT,                      -- NULL: the region was empty
+        stance        TEXT    NOT NULL
+                              CHECK (stance IN ('for_attacker', 'neutral', 'against_attacker')),
+        tray_counts   TEXT    NOT NULL CHECK (json_valid(tray_counts)),   -- confirmed by players
+        tray_size     INTEGER NOT NULL CHECK (tray_size >= 0),
+        camera_counts TEXT    CHECK (camera_counts IS NULL OR json_valid(camera_counts)),
+        corrected     INTEGER CHECK (corrected IS NULL OR corrected IN (0, 1)),  -- NULL: by hand
+        winner        TEXT    NOT NULL
+                              CHECK (winner IN ('attacker', 'defender', 'inhabitants', 'tie')),
+        created_at    TEXT    NOT NULL,
+        PRIMARY KEY (game_id, seq),
+        FOREIGN KEY (game_id, seq) REFERENCES events (game_id, seq)
+    ) WITHOUT ROWID
+    """,
+    "CREATE INDEX games_by_status ON games (status, updated_at)",
+    # -- append-only, enforced by the database -------------------------------------------------
+    """
+    CREATE TRIGGER events_next_seq_only BEFORE INSERT ON events
+    WHEN NEW.seq IS NOT (SELECT version + 1 FROM games WHERE id = NEW.game_id)
+    BEGIN SELECT RAISE(ABORT, 'events: seq must be the next number of its game'); END
+    """,
+    """
+    CREATE TRIGGER events_count_version AFTER INSERT ON events
+    BEGIN UPDATE games SET version = NEW.seq WHERE id = NEW.game_id; END
+    """,
+    """
+    CREATE TRIGGER events_no_update BEFORE UPDATE ON events
+    BEGIN SELECT RAISE(ABORT, 'events are append-only'); END
+    """,
+    """
+    CREATE TRIGGER events_no_delete BEFORE DELETE ON events
+    BEGIN SELECT RAISE(ABORT, 'events are append-only'); END
+    """,
+    """
+    CREATE TRIGGER battles_no_update BEFORE UPDATE ON battles
+    BEGIN SELECT RAISE(ABORT, 'battles are append-only'); END
+    """,
+    """
+    CREATE TRIGGER battles_no_delete BEFORE DELETE ON battles
+    BEGIN SELECT RAISE(ABORT, 'battles are append-only'); END
+    """,
+    """
+    CREATE TRIGGER games_version_is_event_count BEFORE UPDATE OF version ON games
+    WHEN NEW.version IS NOT (SELECT coalesce(max(seq), 0) FROM events WHERE game_id = NEW.id)
+    BEGIN SELECT RAISE(ABORT, 'games.version must equal the number of events'); END
+    """,
+    """
+    CREATE TRIGGER games_no_delete BEFORE DELETE ON games
+    BEGIN SELECT RAISE(ABORT, 'games are kept for the statistics'); END
+    """,
+)
+
+MIGRATIONS: tuple[tuple[str, ...], ...] = (_V1,)
+SCHEMA_VERSION = len(MIGRATIONS)
+
+
+def schema_version(conn: sqlite3.Connection) -> int:
+    return int(conn.execute("PRAGMA user_version").fetchone()[0])
+
+
+def migrate(conn: sqlite3.Connection) -> int:
+    """Bring the database up to :data:`SCHEMA_VERSION`; return the version found before.
+
+    ``conn`` must be in autocommit mode (``isolation_level=None``). Safe against concurrent
+    openers: the version is re-read inside the write transaction. A file from a newer companion
+    raises :class:`SchemaTooNewError` and is not touched.
+    """
+    found = schema_version(conn)
+    if found > SCHEMA_VERSION:
+        raise SchemaTooNewError(found, SCHEMA_VERSION)
+    if found == SCHEMA_VERSION:
+        return found
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        current = schema_version(conn)  # another process may have migrated meanwhile
+        if current > SCHEMA_VERSION:
+            raise SchemaTooNewError(current, SCHEMA_VERSION)
+        for version in range(current, SCHEMA_VERSION):
+            for statement in MIGRATIONS[version]:
+                conn.execute(statement)
+        # PRAGMA does not take parameters; the value is our own integer.
+        conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION:d}")
+        conn.execute("COMMIT")
+    except BaseException:
+        conn.execute("ROLLBACK")
+        raise
+    return found
