@@ -1,0 +1,177 @@
+"""Live updates: one hub fans every change out to every open device as server-sent events.
+
+Three kinds of message travel through the hub (see the "HTTP API" section of docs/CONTRACTS.md):
+
+* ``state``   ``{"game": id, "version": v}`` — a game changed; the ``id:`` line is the version,
+  so a browser that reconnects sends it back as ``Last-Event-ID`` and is told at once when it
+  missed something.
+* ``tower``   the tower status (camera, buttons, messages for the screen).
+* ``reading`` ``{"game": id, "reading": {...}}`` — the camera counted the tray.
+
+Guarantees: :meth:`Hub.publish` never blocks (a device that stops reading loses old messages,
+never the newest ``state``, and reloads the state anyway); every stream starts with a
+``retry:`` line; a ``: ping`` comment goes out whenever the stream was quiet for
+``ping_seconds`` (that is also how a vanished device is noticed and its thread freed);
+:meth:`Hub.close` ends every open stream promptly so the server can shut down.
+"""
+
+from __future__ import annotations
+
+import json
+import queue
+import threading
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
+from typing import Any
+
+_CLOSED = object()  # sentinel put into every client queue on shutdown
+
+
+@dataclass(frozen=True)
+class Message:
+    """One server-sent event. ``game`` None means "for every device" (tower status)."""
+
+    event: str
+    data: dict[str, Any]
+    game: int | None = None
+    id: int | None = None
+
+    def encode(self) -> str:
+        lines = []
+        if self.id is not None:
+            lines.append(f"id: {self.id}")
+        lines.append(f"event: {self.event}")
+        # json.dumps never emits a raw newline, so one data: line is always enough.
+        lines.append("data: " + json.dumps(self.data, separators=(",", ":")))
+        return "\n".join(lines) + "\n\n"
+
+
+class HubClosedError(RuntimeError):
+    """The server is shutting down; no new live streams are opened."""
+
+
+class TooManyStreamsError(RuntimeError):
+    """Every server thread reserved for live streams is taken."""
+
+    def __str__(self) -> str:
+        return "Too many devices are connected for live updates; close a browser tab and retry."
+
+
+class Subscription:
+    """One device's queue. Only messages for its game (or for everyone) are put into it."""
+
+    def __init__(self, hub: Hub, game: int | None, maxsize: int) -> None:
+        self._hub = hub
+        self.game = game
+        self.queue: queue.Queue[Any] = queue.Queue(maxsize=maxsize)
+
+    def wants(self, message: Message) -> bool:
+        return self.game is None or message.game is None or message.game == self.game
+
+    def offer(self, item: Any) -> None:
+        """Put without blocking; when the device lags, drop its oldest message instead."""
+        while True:
+            try:
+                self.queue.put_nowait(item)
+                return
+            except queue.Full:
+                try:
+                    self.queue.get_nowait()
+                except queue.Empty:
+                    pass
+
+    def close(self) -> None:
+        self._hub._remove(self)
+
+
+class Hub:
+    """Publish/subscribe for server-sent events. Thread-safe."""
+
+    def __init__(
+        self,
+        *,
+        ping_seconds: float = 15.0,
+        retry_ms: int = 2000,
+        max_clients: int = 24,
+        queue_size: int = 256,
+    ) -> None:
+        self.ping_seconds = ping_seconds
+        self.retry_ms = retry_ms
+        self.max_clients = max_clients
+        self._queue_size = queue_size
+        self._lock = threading.Lock()
+        self._subscriptions: set[Subscription] = set()
+        self._closed = threading.Event()
+
+    # -- publishing --------------------------------------------------------------------------
+
+    def publish(self, message: Message) -> None:
+        with self._lock:
+            targets = [s for s in self._subscriptions if s.wants(message)]
+        for sub in targets:
+            sub.offer(message)
+
+    def publish_state(self, game: int, version: int) -> None:
+        self.publish(Message("state", {"game": game, "version": version}, game=game, id=version))
+
+    def publish_tower(self, status: dict[str, Any]) -> None:
+        self.publish(Message("tower", status))
+
+    def publish_reading(self, game: int, reading: dict[str, Any]) -> None:
+        self.publish(Message("reading", {"game": game, "reading": reading}, game=game))
+
+    # -- subscribing -------------------------------------------------------------------------
+
+    @property
+    def client_count(self) -> int:
+        with self._lock:
+            return len(self._subscriptions)
+
+    @property
+    def closed(self) -> bool:
+        return self._closed.is_set()
+
+    def subscribe(self, game: int | None = None) -> Subscription:
+        with self._lock:
+            if self._closed.is_set():
+                raise HubClosedError("The server is shutting down.")
+            if len(self._subscriptions) >= self.max_clients:
+                raise TooManyStreamsError()
+            sub = Subscription(self, game, self._queue_size)
+            self._subscriptions.add(sub)
+            return sub
+
+    def _remove(self, sub: Subscription) -> None:
+        with self._lock:
+            self._subscriptions.discard(sub)
+
+    def stream(
+        self, sub: Subscription, initial: Callable[[], Iterable[Message]] = tuple
+    ) -> Iterator[str]:
+        """The text of one event stream. ``initial`` runs after subscribing, so nothing that
+        happens in between is lost (at worst a state event arrives twice, which is harmless)."""
+        try:
+            yield f"retry: {self.retry_ms}\n\n"
+            for message in initial():
+                yield message.encode()
+            while True:
+                try:
+                    item = sub.queue.get(timeout=self.ping_seconds)
+                except queue.Empty:
+                    if self._closed.is_set():
+                        return
+                    yield ": ping\n\n"
+                    continue
+                if item is _CLOSED:
+                    return
+                yield item.encode()
+        finally:
+            sub.close()
+
+    def close(self) -> None:
+        """End every open stream (server shutdown). Idempotent."""
+        self._closed.set()
+        with self._lock:
+            subs = list(self._subscriptions)
+        for sub in subs:
+            sub.offer(_CLOSED)

@@ -1,0 +1,102 @@
+"""The SSE hub on its own: framing, filtering per game, pings, lagging devices, shutdown."""
+
+from __future__ import annotations
+
+import json
+import threading
+
+import pytest
+
+from companion.web.live import Hub, HubClosedError, Message, TooManyStreamsError
+
+
+def parse(chunk: str) -> dict[str, str]:
+    fields = {}
+    for line in chunk.strip("\n").split("\n"):
+        key, _, value = line.partition(": ")
+        fields[key] = value
+    return fields
+
+
+def test_message_encoding_has_id_event_and_one_json_data_line():
+    text = Message("state", {"game": 3, "version": 12, "note": "a\nb"}, game=3, id=12).encode()
+    assert text.endswith("\n\n")
+    fields = parse(text)
+    assert fields["id"] == "12"
+    assert fields["event"] == "state"
+    assert json.loads(fields["data"]) == {"game": 3, "version": 12, "note": "a\nb"}
+    assert text.count("\ndata: ") == 1
+
+
+def test_message_without_id_has_no_id_line():
+    assert "id:" not in Message("tower", {"camera": "ok"}).encode()
+
+
+def test_stream_starts_with_retry_then_initial_then_published():
+    hub = Hub(ping_seconds=5, retry_ms=1234)
+    sub = hub.subscribe(game=1)
+    stream = hub.stream(sub, lambda: [Message("tower", {"x": 1})])
+    assert next(stream) == "retry: 1234\n\n"
+    assert parse(next(stream))["event"] == "tower"
+    hub.publish_state(1, 7)
+    fields = parse(next(stream))
+    assert (fields["event"], fields["id"]) == ("state", "7")
+    stream.close()
+    assert hub.client_count == 0
+
+
+def test_game_subscription_ignores_other_games_but_gets_tower_events():
+    hub = Hub(ping_seconds=5)
+    one, every = hub.subscribe(game=1), hub.subscribe()
+    hub.publish_state(2, 4)
+    hub.publish_reading(1, {"counts": {}})
+    hub.publish_tower({"camera": "ok"})
+    got_one = [one.queue.get_nowait().event for _ in range(one.queue.qsize())]
+    got_every = [every.queue.get_nowait().event for _ in range(every.queue.qsize())]
+    assert got_one == ["reading", "tower"]
+    assert got_every == ["state", "reading", "tower"]
+
+
+def test_quiet_stream_sends_ping_comments():
+    hub = Hub(ping_seconds=0.01)
+    stream = hub.stream(hub.subscribe())
+    next(stream)  # retry
+    assert next(stream) == ": ping\n\n"
+
+
+def test_lagging_device_keeps_the_newest_messages_and_publish_never_blocks():
+    hub = Hub(ping_seconds=5, queue_size=3)
+    sub = hub.subscribe(game=1)
+    for version in range(1, 11):
+        hub.publish_state(1, version)
+    versions = [sub.queue.get_nowait().id for _ in range(sub.queue.qsize())]
+    assert versions == [8, 9, 10]
+
+
+def test_close_ends_open_streams_and_refuses_new_ones():
+    hub = Hub(ping_seconds=30)
+    stream = hub.stream(hub.subscribe())
+    next(stream)
+    ended = threading.Event()
+
+    def drain() -> None:
+        for _ in stream:
+            pass
+        ended.set()
+
+    worker = threading.Thread(target=drain)
+    worker.start()
+    hub.close()
+    assert ended.wait(timeout=5), "the stream did not end after Hub.close()"
+    worker.join(timeout=5)
+    assert hub.client_count == 0
+    with pytest.raises(HubClosedError):
+        hub.subscribe()
+
+
+def test_too_many_streams_is_refused_with_a_readable_message():
+    hub = Hub(max_clients=2)
+    hub.subscribe()
+    hub.subscribe()
+    with pytest.raises(TooManyStreamsError, match="close a browser tab"):
+        hub.subscribe()
