@@ -76,3 +76,13 @@ class UnknownButtonError(HardwareError, ValueError):
 
 class UnknownLedStateError(HardwareError, ValueError):
     """An LED state other than ready, counting, attention, error or off."""
+
+
+class NotCalibratedError(HardwareError):
+    """The real camera has no colour calibration yet, so it cannot count."""
+
+    def __init__(self, message: str | None = None) -> None:
+        super().__init__(
+            message or "The camera is not calibrated yet — enter the counts by hand, and "
+            "calibrate the camera on the tower page (or with 'companion vision calibrate')."
+        )

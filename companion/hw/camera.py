@@ -1,0 +1,137 @@
+"""One camera interface, several backends, and auto-detection.
+
+Every backend returns OpenCV BGR ``uint8`` frames (H×W×3) from :meth:`Camera.capture`, and every
+capture is a *fresh* frame — exposed after the call began, never one waiting in a queue — because
+the frame is counted right after the tray has settled.
+
+=============  ===========================================================================
+``picamera2``  Raspberry Pi camera (``companion.hw.cameras.picam``); exposure, gain and white
+               balance locked so colours do not drift between frames.
+``opencv``     USB webcam through ``cv2.VideoCapture`` (``companion.hw.cameras.usb``).
+``folder``     replays recorded frames from a folder (``companion.hw.cameras.folder``).
+``synthetic``  renders the tray of a :class:`~companion.hw.simulator.TowerSimulator`.
+=============  ===========================================================================
+
+``open_camera("auto")`` tries folder (only when a folder is given), picamera2, opencv, then
+synthetic, and logs one line saying which backend is active and why.
+"""
+
+from __future__ import annotations
+
+import logging
+from abc import ABC, abstractmethod
+from typing import Any
+
+import numpy as np
+
+from companion.hw.errors import CameraUnavailableError, UnknownCameraKindError
+
+__all__ = ["Camera", "CameraUnavailableError", "open_camera", "CAMERA_KINDS"]
+
+log = logging.getLogger(__name__)
+
+CAMERA_KINDS = ("auto", "picamera2", "opencv", "folder", "synthetic")
+
+
+class Camera(ABC):
+    """A source of fresh BGR frames of the tray.
+
+    ``name`` is the backend (``"picamera2"`` …); ``description`` says which device, for logs and
+    the status screen. :meth:`capture` raises :class:`CameraUnavailableError` when the device
+    stops answering; the caller may :meth:`close` and open a new one later.
+    """
+
+    name: str = "camera"
+    description: str = ""
+
+    @abstractmethod
+    def capture(self) -> np.ndarray:
+        """Return one fresh frame as a BGR ``uint8`` array of shape (H, W, 3)."""
+
+    def close(self) -> None:
+        """Release the device. Idempotent."""
+
+    def __enter__(self) -> Camera:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self.description or self.name}>"
+
+
+def open_camera(kind: str = "auto", **options: Any) -> Camera:
+    """Open the camera backend ``kind`` with backend ``options``.
+
+    Options: ``folder`` (folder backend), ``device`` / ``size`` (opencv), ``lock`` / ``size`` /
+    ``channel_order`` (picamera2), ``simulator`` / ``seed`` / ``conditions`` (synthetic).
+    Unknown options for the chosen backend are ignored, so one settings dict serves all.
+
+    A forced ``kind`` that cannot open raises :class:`CameraUnavailableError`; ``auto`` falls
+    through to the next backend and ends at the synthetic camera, which always opens.
+    """
+    if kind not in CAMERA_KINDS:
+        raise UnknownCameraKindError(
+            f"The camera setting must be one of {', '.join(CAMERA_KINDS)}, not {kind!r}."
+        )
+    if kind != "auto":
+        camera = _OPENERS[kind](options)
+        log.info("camera: using the %s backend (%s), as configured", camera.name,
+                 camera.description)
+        return camera
+    order = ["picamera2", "opencv", "synthetic"]
+    if options.get("folder"):
+        order.insert(0, "folder")
+    reasons = []
+    for candidate in order:
+        try:
+            camera = _OPENERS[candidate](options)
+        except CameraUnavailableError as exc:
+            reasons.append(f"{candidate}: {exc}")
+            continue
+        skipped = f"; skipped {' | '.join(reasons)}" if reasons else ""
+        log.info("camera: using the %s backend (%s), auto-detected%s", camera.name,
+                 camera.description, skipped)
+        return camera
+    raise CameraUnavailableError()  # unreachable: synthetic always opens
+
+
+def _open_picamera2(options: dict[str, Any]) -> Camera:
+    from companion.hw.cameras.picam import Picamera2Camera
+
+    return Picamera2Camera(**_pick(options, "lock", "size", "channel_order", "camera_num"))
+
+
+def _open_opencv(options: dict[str, Any]) -> Camera:
+    from companion.hw.cameras.usb import OpenCVCamera
+
+    return OpenCVCamera(**_pick(options, "device", "size", "exposure"))
+
+
+def _open_folder(options: dict[str, Any]) -> Camera:
+    from companion.hw.cameras.folder import FolderCamera
+
+    if not options.get("folder"):
+        raise CameraUnavailableError(
+            "The folder camera needs a folder of images: set COMPANION_CAMERA_FOLDER."
+        )
+    return FolderCamera(**_pick(options, "folder", "loop"))
+
+
+def _open_synthetic(options: dict[str, Any]) -> Camera:
+    from companion.hw.cameras.synthetic import SyntheticCamera
+
+    return SyntheticCamera(**_pick(options, "simulator", "seed", "conditions"))
+
+
+_OPENERS = {
+    "picamera2": _open_picamera2,
+    "opencv": _open_opencv,
+    "folder": _open_folder,
+    "synthetic": _open_synthetic,
+}
+
+
+def _pick(options: dict[str, Any], *names: str) -> dict[str, Any]:
+    return {n: options[n] for n in names if options.get(n) is not None}

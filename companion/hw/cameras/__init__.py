@@ -1,0 +1,1 @@
+"""Camera backends; choose one through :func:`companion.hw.camera.open_camera`."""
