@@ -1,0 +1,165 @@
+"""Counting the cubes in the tray: light correction → class map → blobs → cubes.
+
+Rules the count follows (documented for players in docs/vision.md):
+- A cube counts when the centre of its visible face lies inside the tray outline (ROI).
+- Touching cubes of one colour are counted from their area over one cube's calibrated area;
+  the further that ratio is from a whole number, the lower the confidence of those cubes.
+- A blob that is mostly of no calibrated colour is ``unknown``: it is reported, never guessed.
+- A cube lying on top of another hides it; the camera cannot count what it does not see.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass, field
+
+import cv2
+import numpy as np
+
+from companion.vision import light
+from companion.vision.calibration import Calibration, check_image
+from companion.vision.classify import UNKNOWN, classify
+from companion.vision.colors import CUBE_COLORS
+from companion.vision.errors import ImageSizeError
+from companion.vision.segment import Blobs, class_pixels, find_blobs
+
+MIN_FRACTION = 0.5  # less than half a cube's area of a colour in a blob is a rim, not a cube
+UNKNOWN_SHARE = 0.5  # a blob is unknown when at least this share of it has no known colour
+
+
+@dataclass(frozen=True)
+class CubeDetection:
+    color: str
+    x: float  # centre in camera pixels
+    y: float
+    confidence: float  # 0..1
+    bbox: tuple[int, int, int, int]  # x, y, w, h of the blob it belongs to, camera pixels
+
+
+@dataclass(frozen=True)
+class TrayCount:
+    counts: dict[str, int]  # per colour, zero counts omitted
+    cubes: tuple[CubeDetection, ...]
+    unknown: int  # blobs of no calibrated colour inside the tray outline
+    ms: float  # time taken by count_cubes
+    unknown_boxes: tuple[tuple[int, int, int, int], ...] = field(default=())
+
+    def to_json(self, image: str | None = None) -> dict:
+        """The JSON object of ``companion vision count --json`` (DESIGN.md)."""
+        out: dict = {} if image is None else {"image": image}
+        out["counts"] = dict(self.counts)
+        out["cubes"] = [{"color": c.color, "x": round(c.x, 1), "y": round(c.y, 1),
+                         "confidence": round(c.confidence, 2)} for c in self.cubes]
+        out["unknown"] = self.unknown
+        out["ms"] = round(self.ms, 1)
+        return out
+
+
+@dataclass
+class _Geometry:
+    scale: int
+    cube_area: np.ndarray  # working pixels per class code (index 1..6)
+    roi_mask: np.ndarray | None  # working resolution, 1 inside the outline
+
+
+_GEOMETRY: dict[tuple[int, int, int], _Geometry] = {}
+
+
+def _geometry(cal: Calibration, width: int, height: int) -> _Geometry:
+    """Scale and outline for a photo of this size (photos may be smaller/larger than at
+    calibration: everything is scaled by the width ratio). Cached per calibration and size."""
+    key = (id(cal), width, height)
+    geo = _GEOMETRY.get(key)
+    if geo is not None:
+        return geo
+    cal_w, cal_h = cal.image_size
+    if abs(width / cal_w - height / cal_h) > 0.02 * width / cal_w:
+        raise ImageSizeError(f"The photo is {width}×{height} but the calibration was made on "
+                             f"{cal_w}×{cal_h} photos; the shapes differ, so calibrate again.")
+    factor = width / cal_w
+    side = cal.cube_side * factor
+    scale = cal.scale if factor == 1 else max(1, min(4, int(side / 16.0)))
+    area = np.zeros(UNKNOWN + 1)
+    for code, color in enumerate(CUBE_COLORS, start=1):
+        area[code] = cal.cube_area[color] * factor * factor / (scale * scale)
+    roi_mask = None
+    if cal.roi is not None:
+        roi_mask = np.zeros((height // scale, width // scale), np.uint8)
+        pts = np.round(np.array(cal.roi, np.float64) * factor / scale * 16).astype(np.int32)
+        cv2.fillPoly(roi_mask, [pts], 1, cv2.LINE_8, 4)
+    geo = _Geometry(scale, area, roi_mask)
+    if len(_GEOMETRY) > 32:
+        _GEOMETRY.clear()
+    _GEOMETRY[key] = geo
+    return geo
+
+
+def _inside(geo: _Geometry, x: float, y: float) -> bool:
+    if geo.roi_mask is None:
+        return True
+    h, w = geo.roi_mask.shape
+    xi, yi = int(x), int(y)
+    return 0 <= xi < w and 0 <= yi < h and bool(geo.roi_mask[yi, xi])
+
+
+def _centres(blobs: Blobs, classes: np.ndarray, label: int, code: int, n: int) -> list[tuple[float, float]]:
+    """Centres of ``n`` touching cubes of one colour: k-means on that colour's pixels."""
+    if n == 1:
+        a = blobs.histogram[label, code]
+        return [(blobs.sum_x[label, code] / a, blobs.sum_y[label, code] / a)]
+    pts = class_pixels(blobs, classes, label, code)
+    criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 0.2)
+    _, _, centres = cv2.kmeans(pts, n, None, criteria, 2, cv2.KMEANS_PP_CENTERS)
+    return [(float(cx), float(cy)) for cx, cy in centres]
+
+
+def count_cubes(image: np.ndarray, calibration: Calibration,
+                empty: np.ndarray | None = None) -> TrayCount:
+    """Count the cubes in a tray photo.
+
+    ``empty`` is a photo of the empty tray, best taken just before the throw (same light); it
+    corrects light and white balance pixel by pixel. Without it the tray is estimated from the
+    photo itself. Raises :class:`ImageReadError` / :class:`ImageSizeError` for unusable photos.
+    """
+    start = time.perf_counter()
+    image = check_image(image)
+    h, w = image.shape[:2]
+    if empty is not None:
+        empty = check_image(empty, "The empty-tray photo")
+        if empty.shape != image.shape:
+            raise ImageSizeError(f"The empty-tray photo is {empty.shape[1]}×{empty.shape[0]} but the "
+                                 f"tray photo is {w}×{h}; take both with the same camera.")
+    geo = _geometry(calibration, w, h)
+    classes = classify(light.corrected(image, empty, geo.scale), calibration.lut)
+    blobs = find_blobs(classes)
+    s = geo.scale
+    cubes: list[CubeDetection] = []
+    unknown_boxes = []
+    for label in range(1, blobs.count):
+        hist = blobs.histogram[label]
+        total = hist.sum()
+        bx, by, bw, bh = (int(v) for v in blobs.stats[label, :4])
+        bbox = (bx * s, by * s, bw * s, bh * s)
+        if hist[UNKNOWN] >= UNKNOWN_SHARE * total and hist[UNKNOWN] >= MIN_FRACTION * geo.cube_area[1:].min():
+            cx, cy = bx + bw / 2, by + bh / 2
+            if _inside(geo, cx, cy):
+                unknown_boxes.append(bbox)
+            continue
+        unsure = hist[UNKNOWN] / total  # stray pixels of no colour make every cube here less sure
+        for code in range(1, UNKNOWN):
+            ratio = hist[code] / geo.cube_area[code]
+            if ratio < MIN_FRACTION:
+                continue
+            n = max(1, int(round(ratio)))
+            off = abs(ratio - n) / math.sqrt(n)  # an area error grows with the cluster's edge
+            confidence = max(0.05, min(0.99, (1.0 - 2.0 * off) * (1.0 - unsure)))
+            for cx, cy in _centres(blobs, classes, label, code, n):
+                if _inside(geo, cx, cy):
+                    cubes.append(CubeDetection(CUBE_COLORS[code - 1], (cx + 0.5) * s, (cy + 0.5) * s,
+                                               round(confidence, 3), bbox))
+    counts: dict[str, int] = {}
+    for c in cubes:
+        counts[c.color] = counts.get(c.color, 0) + 1
+    ms = (time.perf_counter() - start) * 1000.0
+    return TrayCount(counts, tuple(cubes), len(unknown_boxes), ms, tuple(unknown_boxes))

@@ -1,0 +1,53 @@
+"""From a class map to blobs: connected regions of non-tray pixels and their colour make-up.
+
+Shared by calibration (measure one cube) and counting (measure every blob), so that a cube's
+area is measured the same way in both — the count of a cluster is its area over that one-cube
+area, and any systematic difference would bias it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from companion.vision.classify import BACKGROUND, UNKNOWN
+
+_KERNEL = np.ones((3, 3), np.uint8)
+N_CLASSES = UNKNOWN + 1
+
+
+@dataclass(frozen=True)
+class Blobs:
+    """Connected non-tray regions. Index 0 is the tray itself and is never a blob."""
+
+    count: int  # number of labels including 0
+    labels: np.ndarray  # H×W int32
+    stats: np.ndarray  # cv2 stats: x, y, w, h, area per label
+    histogram: np.ndarray  # count × N_CLASSES: pixels of each class in each blob
+    sum_x: np.ndarray  # count × N_CLASSES: sums of x of those pixels (for centroids)
+    sum_y: np.ndarray
+
+
+def find_blobs(classes: np.ndarray) -> Blobs:
+    """Blobs of a class map. Thin lines (scratch glare, one-pixel rims) are opened away first."""
+    mask = (classes != BACKGROUND).view(np.uint8)
+    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, _KERNEL)
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    flat = np.flatnonzero(mask)
+    key = labels.ravel()[flat] * N_CLASSES + classes.ravel()[flat]
+    size = count * N_CLASSES
+    histogram = np.bincount(key, minlength=size).reshape(count, N_CLASSES)
+    width = classes.shape[1]
+    sum_x = np.bincount(key, weights=flat % width, minlength=size).reshape(count, N_CLASSES)
+    sum_y = np.bincount(key, weights=flat // width, minlength=size).reshape(count, N_CLASSES)
+    return Blobs(count, labels, stats, histogram, sum_x, sum_y)
+
+
+def class_pixels(blobs: Blobs, classes: np.ndarray, label: int, cls: int) -> np.ndarray:
+    """N×2 float32 (x, y) of the pixels of class ``cls`` in blob ``label``."""
+    x, y, w, h = (int(v) for v in blobs.stats[label, :4])
+    sub = (blobs.labels[y:y + h, x:x + w] == label) & (classes[y:y + h, x:x + w] == cls)
+    ys, xs = np.nonzero(sub)
+    return np.stack([xs + x, ys + y], axis=1).astype(np.float32)

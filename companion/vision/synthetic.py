@@ -1,0 +1,402 @@
+"""The mocked camera: a seeded renderer of the tray as the camera sees it from below.
+
+It draws the bottom faces of the cubes (rotated squares with bevelled, slightly darker edges),
+touching clusters of one or several colours, cubes lying across the tray outline, foreign
+objects of no cube colour, and then applies what a real camera adds: uneven light, a light
+level and white balance of the moment, scratches on the tray, blur and sensor noise.
+
+Guarantees:
+- Same arguments → the same image, byte for byte (everything is drawn from ``seed``).
+- Ground truth follows the counting rule of the package: a cube counts when its centre lies
+  inside the tray outline (ROI); ``RenderedFrame.counts`` holds exactly those cubes.
+- Cubes never overlap (a cube lying on another would be invisible from below, so the renderer
+  does not produce that case); cubes of one cluster touch edge to edge.
+- The picture model is multiplicative, like a real scene: pixel = light(x, y) · white balance ·
+  reflectance, plus additive scratch glare and noise. The empty-tray photo of the same
+  ``tray_seed`` shows the same tray surface and scratches.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+
+import cv2
+import numpy as np
+
+from companion.vision.colors import CUBE_COLORS
+
+# Reflectance (B, G, R) of the painted wooden cubes; the renderer's own choice, not a measurement.
+CUBE_REFLECTANCE: dict[str, tuple[float, float, float]] = {
+    "red": (0.10, 0.10, 0.62),
+    "blue": (0.55, 0.25, 0.08),
+    "yellow": (0.12, 0.66, 0.80),
+    "purple": (0.42, 0.13, 0.36),
+    "black": (0.06, 0.06, 0.07),
+    "green": (0.14, 0.46, 0.13),
+}
+# Foreign objects (a token, a bead): colours far from every cube colour.
+FOREIGN_REFLECTANCE: tuple[tuple[float, float, float], ...] = (
+    (0.66, 0.60, 0.10),  # teal
+    (0.70, 0.42, 0.92),  # pink
+)
+_EXPOSURE = 240.0  # grey level of a perfect white under light 1.0
+
+
+@dataclass(frozen=True)
+class RenderConditions:
+    """Everything about one photo except which cubes lie in the tray.
+
+    Tray fields (``size``, ``roi``, ``cube_px``, ``background*``, ``tray_seed``, ``scratches``)
+    describe the tower and stay the same between its photos; the others change per throw.
+    """
+
+    size: tuple[int, int] = (1280, 960)  # width, height
+    roi: tuple[tuple[int, int], ...] = ((120, 90), (1165, 100), (1185, 870), (100, 860))
+    cube_px: float = 36.0  # side of a cube's bottom face in pixels
+    background: tuple[float, float, float] = (0.74, 0.76, 0.78)  # tray surface reflectance, BGR
+    background_variation: float = 0.08  # ± relative blotchiness of the tray surface
+    tray_seed: int = 0
+    scratches: int = 0
+    light: float = 1.0  # overall light level
+    white_balance: tuple[float, float, float] = (1.0, 1.0, 1.0)  # B, G, R gains
+    light_gradient: float = 0.0  # 0 = even light; 0.4 = one side 40 % darker than the centre
+    noise: float = 2.0  # sensor noise, standard deviation in grey levels
+    blur: float = 0.0  # Gaussian blur sigma in pixels
+    cluster: float = 0.0  # probability that a cube touches others in a cluster
+    outside: int = 0  # extra cubes lying across the tray outline (some count, some not)
+    foreign: int = 0  # objects of no cube colour inside the tray
+
+
+@dataclass(frozen=True)
+class TrueCube:
+    color: str
+    x: float
+    y: float
+    angle: float  # degrees
+    inside: bool  # centre inside the ROI → it counts
+
+
+@dataclass(frozen=True)
+class RenderedFrame:
+    image: np.ndarray  # H×W×3 BGR uint8
+    cubes: tuple[TrueCube, ...]  # the cubes that count (centre inside the ROI)
+    others: tuple[TrueCube, ...]  # cubes visible in the picture whose centre is outside the ROI
+    counts: dict[str, int]  # per colour, zero counts omitted
+    unknown: int  # foreign objects inside the ROI
+    roi: tuple[tuple[int, int], ...]
+    moving: bool = False  # part of a settling sequence while the cubes still move
+
+
+@dataclass
+class _Piece:
+    color: str  # a cube colour or "foreign"
+    x: float
+    y: float
+    angle: float
+    size: float  # cube side, or disc diameter for a foreign object
+    bgr: tuple[float, float, float]
+    inside: bool = True
+    extra: dict = field(default_factory=dict)
+
+
+# ---------------------------------------------------------------- layout (where things lie)
+
+def _roi_contour(cond: RenderConditions) -> np.ndarray:
+    return np.array(cond.roi, dtype=np.float32).reshape(-1, 1, 2)
+
+
+def _cluster_cells(n: int, rng: np.random.Generator) -> list[tuple[int, int]]:
+    """A connected shape of ``n`` lattice cells, grown one random neighbour at a time."""
+    cells = [(0, 0)]
+    while len(cells) < n:
+        cx, cy = cells[rng.integers(len(cells))]
+        dx, dy = ((1, 0), (-1, 0), (0, 1), (0, -1))[rng.integers(4)]
+        if (cx + dx, cy + dy) not in cells:
+            cells.append((cx + dx, cy + dy))
+    return cells
+
+
+def _shade(color: str, rng: np.random.Generator, table=CUBE_REFLECTANCE) -> tuple[float, ...]:
+    base = np.array(table[color] if isinstance(table, dict) else color, dtype=np.float64)
+    tint = base * rng.uniform(0.92, 1.08) * rng.uniform(0.96, 1.04, size=3)
+    return tuple(float(v) for v in tint)
+
+
+def _fits(x: float, y: float, radius: float, placed: list[tuple[float, float, float]]) -> bool:
+    return all((x - px) ** 2 + (y - py) ** 2 >= (radius + pr + 3.0) ** 2 for px, py, pr in placed)
+
+
+def _place(radius: float, contour: np.ndarray, placed, rng, inset: float) -> tuple[float, float] | None:
+    xs, ys = contour[:, 0, 0], contour[:, 0, 1]
+    for _ in range(400):
+        x = rng.uniform(xs.min(), xs.max())
+        y = rng.uniform(ys.min(), ys.max())
+        if cv2.pointPolygonTest(contour, (x, y), True) >= inset and _fits(x, y, radius, placed):
+            return x, y
+    return None
+
+
+def _layout(counts: Mapping[str, int], seed: int, cond: RenderConditions) -> list[_Piece]:
+    for color, n in counts.items():
+        if color not in CUBE_COLORS:
+            raise ValueError(f"{color!r} is not a cube colour; use one of {', '.join(CUBE_COLORS)}.")
+        if int(n) < 0:
+            raise ValueError(f"The number of {color} cubes cannot be negative (got {n}).")
+    rng = np.random.default_rng(seed)
+    side = cond.cube_px
+    contour = _roi_contour(cond)
+    colors = [c for c in CUBE_COLORS for _ in range(int(counts.get(c, 0)))]
+    rng.shuffle(colors)
+    groups: list[list[str]] = []
+    i = 0
+    while i < len(colors):
+        size = int(rng.integers(2, 6)) if rng.random() < cond.cluster else 1
+        groups.append(colors[i:i + size])
+        i += size
+    groups.sort(key=len, reverse=True)  # big clusters first, while there is room
+    pieces: list[_Piece] = []
+    placed: list[tuple[float, float, float]] = []
+    queue = list(groups)
+    while queue:
+        group = queue.pop(0)
+        cells = _cluster_cells(len(group), rng)
+        pitch = side * (1.0 + rng.uniform(0.0, 0.03))
+        mx = sum(c[0] for c in cells) / len(cells)
+        my = sum(c[1] for c in cells) / len(cells)
+        offsets = [((cx - mx) * pitch, (cy - my) * pitch) for cx, cy in cells]
+        radius = max(math.hypot(ox, oy) for ox, oy in offsets) + side * 0.72
+        spot = _place(radius, contour, placed, rng, inset=radius)
+        if spot is None:
+            if len(group) == 1:
+                raise ValueError("That many cubes do not fit in the tray without lying on each other.")
+            queue.extend([c] for c in group)  # no room for the cluster: scatter it
+            continue
+        placed.append((spot[0], spot[1], radius))
+        angle = rng.uniform(0.0, 90.0)
+        ca, sa = math.cos(math.radians(angle)), math.sin(math.radians(angle))
+        for color, (ox, oy) in zip(group, offsets):
+            x = spot[0] + ox * ca - oy * sa
+            y = spot[1] + ox * sa + oy * ca
+            pieces.append(_Piece(color, x, y, angle + rng.uniform(-1.0, 1.0),
+                                 side * rng.uniform(0.98, 1.02), _shade(color, rng)))
+    for _ in range(cond.outside):
+        spot = _outline_spot(contour, placed, rng, side)
+        if spot is not None:
+            x, y, inside = spot
+            placed.append((x, y, side * 0.72))
+            color = CUBE_COLORS[rng.integers(len(CUBE_COLORS))]
+            pieces.append(_Piece(color, x, y, rng.uniform(0, 90), side, _shade(color, rng), inside))
+    for _ in range(cond.foreign):
+        diameter = side * rng.uniform(1.2, 1.8)
+        spot = _place(diameter / 2, contour, placed, rng, inset=diameter / 2)
+        if spot is not None:
+            placed.append((spot[0], spot[1], diameter / 2))
+            bgr = FOREIGN_REFLECTANCE[rng.integers(len(FOREIGN_REFLECTANCE))]
+            pieces.append(_Piece("foreign", spot[0], spot[1], 0.0, diameter, _shade(bgr, rng, bgr)))
+    return pieces
+
+
+def _outline_spot(contour, placed, rng, side) -> tuple[float, float, bool] | None:
+    """A cube centre a clear distance inside or outside the ROI edge, so the cube straddles it."""
+    pts = contour[:, 0, :].astype(np.float64)
+    for _ in range(200):
+        k = int(rng.integers(len(pts)))
+        a, b = pts[k], pts[(k + 1) % len(pts)]
+        t = rng.uniform(0.15, 0.85)
+        edge = b - a
+        normal = np.array([-edge[1], edge[0]]) / np.linalg.norm(edge)
+        centre = a + t * edge
+        inward = 1.0 if cv2.pointPolygonTest(contour, tuple(centre + normal * 5), False) > 0 else -1.0
+        inside = bool(rng.random() < 0.5)
+        depth = rng.uniform(0.25, 0.45) * side * (1.0 if inside else -1.0)
+        x, y = centre + normal * inward * depth
+        if _fits(x, y, side * 0.72, placed):
+            return float(x), float(y), inside
+    return None
+
+
+# ---------------------------------------------------------------- drawing (what the camera sees)
+
+@functools.lru_cache(maxsize=8)
+def _tray_surface(size, background, variation, tray_seed) -> np.ndarray:
+    """Reflectance ×255 of the empty tray, H×W×3 uint8: a base colour with smooth blotches."""
+    w, h = size
+    rng = np.random.default_rng([tray_seed, 17])
+    blotch = rng.uniform(-1.0, 1.0, size=(6, 8)).astype(np.float32)
+    blotch = cv2.resize(blotch, (w, h), interpolation=cv2.INTER_CUBIC)
+    surface = np.empty((h, w, 3), np.float32)
+    for c in range(3):
+        surface[:, :, c] = background[c] * 255.0 * (1.0 + variation * blotch)
+    # 8-bit, because OpenCV anti-aliases drawing only on 8-bit images.
+    return np.clip(surface + 0.5, 0, 255).astype(np.uint8)
+
+
+@functools.lru_cache(maxsize=8)
+def _scratch_layer(size, scratches, tray_seed) -> np.ndarray | None:
+    """Glare of scratches on the tray, H×W float32 in 0..1 (same scratches for every photo)."""
+    if scratches <= 0:
+        return None
+    w, h = size
+    rng = np.random.default_rng([tray_seed, 29])
+    layer = np.zeros((h, w), np.float32)
+    for _ in range(scratches):
+        x0, y0 = rng.uniform(0, w), rng.uniform(0, h)
+        length, angle = rng.uniform(80, 400), rng.uniform(0, math.pi)
+        bend = rng.uniform(-0.3, 0.3)
+        pts = []
+        for t in np.linspace(0.0, 1.0, 8):
+            a = angle + bend * t
+            pts.append((x0 + math.cos(a) * length * t, y0 + math.sin(a) * length * t))
+        cv2.polylines(layer, [np.array(pts, np.int32)], False, float(rng.uniform(0.3, 0.7)),
+                      int(rng.integers(1, 3)), cv2.LINE_AA)
+    return cv2.GaussianBlur(layer, (0, 0), 0.7)
+
+
+@functools.lru_cache(maxsize=4)
+def _noise_bank(size) -> np.ndarray:
+    """One large field of unit Gaussian noise; each photo takes a seeded crop of it (fast)."""
+    w, h = size
+    rng = np.random.default_rng(12345)
+    return rng.standard_normal((h + 64, w + 64, 3), dtype=np.float32)
+
+
+def _light_field(cond: RenderConditions, rng: np.random.Generator) -> np.ndarray:
+    """Per-pixel, per-channel gain H×W×3 float32: level, white balance, gradient, vignette."""
+    w, h = cond.size
+    sw, sh = 40, 30
+    u = np.linspace(-1.0, 1.0, sw, dtype=np.float32)[None, :]
+    v = np.linspace(-1.0, 1.0, sh, dtype=np.float32)[:, None]
+    direction = rng.uniform(0, 2 * math.pi)
+    ramp = 1.0 + cond.light_gradient * 0.5 * (math.cos(direction) * u + math.sin(direction) * v)
+    vignette = 1.0 - 0.12 * (u * u + v * v) / 2.0
+    level = (cond.light * ramp * vignette).astype(np.float32)
+    small = np.stack([level * (g * _EXPOSURE) for g in cond.white_balance], axis=2)
+    return cv2.resize(small, (w, h), interpolation=cv2.INTER_LINEAR)
+
+
+def _square(x, y, side, angle) -> np.ndarray:
+    a = math.radians(angle)
+    ca, sa = math.cos(a), math.sin(a)
+    half = side / 2.0
+    pts = [(x + dx * ca - dy * sa, y + dx * sa + dy * ca)
+           for dx, dy in ((-half, -half), (half, -half), (half, half), (-half, half))]
+    return np.round(np.array(pts) * 16).astype(np.int32)  # 4 fractional bits
+
+
+def _bgr255(bgr) -> tuple[float, float, float]:
+    return tuple(min(255.0, v * 255.0) for v in bgr)
+
+
+def _draw(pieces: list[_Piece], cond: RenderConditions, noise_seed, offsets=None) -> np.ndarray:
+    rng = np.random.default_rng(noise_seed)
+    albedo = _tray_surface(cond.size, cond.background, cond.background_variation,
+                           cond.tray_seed).copy()
+    for k, p in enumerate(pieces):
+        dx, dy, da = offsets[k] if offsets is not None else (0.0, 0.0, 0.0)
+        if p.color == "foreign":
+            centre = (int(round((p.x + dx) * 16)), int(round((p.y + dy) * 16)))
+            cv2.circle(albedo, centre, int(p.size / 2 * 16), _bgr255(p.bgr), -1, cv2.LINE_AA, 4)
+            continue
+        edge = _bgr255(tuple(v * 0.6 for v in p.bgr))  # bevelled edges catch less light
+        cv2.fillConvexPoly(albedo, _square(p.x + dx, p.y + dy, p.size, p.angle + da), edge,
+                           cv2.LINE_AA, 4)
+        cv2.fillConvexPoly(albedo, _square(p.x + dx, p.y + dy, p.size * 0.88, p.angle + da),
+                           _bgr255(p.bgr), cv2.LINE_AA, 4)
+    light = _light_field(cond, rng)
+    image = cv2.multiply(albedo.astype(np.float32), light, scale=1.0 / 255.0)
+    scratches = _scratch_layer(cond.size, cond.scratches, cond.tray_seed)
+    if scratches is not None:
+        glare = scratches * (70.0 * cond.light)
+        image += glare[:, :, None]
+    if cond.blur > 0:
+        image = cv2.GaussianBlur(image, (0, 0), cond.blur)
+    if cond.noise > 0:
+        w, h = cond.size
+        bank = _noise_bank(cond.size)
+        ox, oy = int(rng.integers(64)), int(rng.integers(64))
+        image = cv2.scaleAdd(bank[oy:oy + h, ox:ox + w], float(cond.noise), image)
+    return np.clip(image, 0, 255).astype(np.uint8)
+
+
+def _frame(pieces, cond, image, moving=False) -> RenderedFrame:
+    cubes = tuple(TrueCube(p.color, p.x, p.y, p.angle % 90.0, p.inside)
+                  for p in pieces if p.color != "foreign")
+    counted = tuple(c for c in cubes if c.inside)
+    counts: dict[str, int] = {}
+    for c in counted:
+        counts[c.color] = counts.get(c.color, 0) + 1
+    return RenderedFrame(image=image, cubes=counted, others=tuple(c for c in cubes if not c.inside),
+                         counts=counts, unknown=sum(p.color == "foreign" for p in pieces),
+                         roi=cond.roi, moving=moving)
+
+
+# ---------------------------------------------------------------- public API
+
+def render_tray(counts: Mapping[str, int], seed: int = 0,
+                conditions: RenderConditions | None = None) -> RenderedFrame:
+    """Render the tray holding ``counts`` cubes per colour (plus ``conditions.outside`` cubes
+    across the outline and ``conditions.foreign`` foreign objects). Raises ``ValueError`` for an
+    unknown colour, a negative count, or more cubes than fit in the tray."""
+    cond = conditions or RenderConditions()
+    pieces = _layout(counts, seed, cond)
+    return _frame(pieces, cond, _draw(pieces, cond, [seed, 7]))
+
+
+def render_empty_tray(seed: int = 0, conditions: RenderConditions | None = None) -> RenderedFrame:
+    """The empty tray under ``conditions`` (same surface and scratches as every photo of that
+    ``tray_seed``); ``seed`` only changes the noise and the direction of uneven light."""
+    cond = conditions or RenderConditions()
+    return _frame([], cond, _draw([], cond, [seed, 7]))
+
+
+def render_settling_sequence(counts: Mapping[str, int], seed: int = 0,
+                             conditions: RenderConditions | None = None,
+                             moving: int = 6, still: int = 4) -> list[RenderedFrame]:
+    """Frames of cubes sliding and spinning to rest: ``moving`` frames in motion (``.moving``
+    True), then ``still`` frames of the final layout that differ only by sensor noise. The last
+    frame shows the same layout as ``render_tray(counts, seed, conditions)``."""
+    cond = conditions or RenderConditions()
+    pieces = _layout(counts, seed, cond)
+    rng = np.random.default_rng([seed, 3])
+    kicks = [(rng.uniform(-1, 1) * cond.cube_px, rng.uniform(-1, 1) * cond.cube_px,
+              rng.uniform(-40, 40)) for _ in pieces]
+    frames = []
+    for k in range(moving):
+        decay = 0.55 ** k
+        offsets = [(dx * decay, dy * decay, da * decay) for dx, dy, da in kicks]
+        frames.append(_frame(pieces, cond, _draw(pieces, cond, [seed, 100 + k], offsets), True))
+    for k in range(still):
+        frames.append(_frame(pieces, cond, _draw(pieces, cond, [seed, 7 if k == still - 1 else 200 + k])))
+    return frames
+
+
+@functools.lru_cache(maxsize=8)
+def _calibration_for(cond: RenderConditions):
+    from companion.vision.calibration import Sample, calibrate
+
+    pieces = []
+    width = cond.roi[1][0] - cond.roi[0][0]
+    x0, y0 = cond.roi[0][0] + width * 0.2, (cond.roi[0][1] + cond.roi[3][1]) / 2
+    step = width * 0.6 / (len(CUBE_COLORS) - 1)
+    for i, color in enumerate(CUBE_COLORS):
+        pieces.append(_Piece(color, x0 + i * step, y0, 20.0 + 9 * i, cond.cube_px,
+                             CUBE_REFLECTANCE[color]))
+    image = _draw(pieces, cond, [0, 11])
+    empty = _draw([], cond, [0, 13])
+    box = int(cond.cube_px * 1.6)
+    samples = [Sample(p.color, (int(p.x - box / 2), int(p.y - box / 2), box, box)) for p in pieces]
+    return calibrate(image, samples, empty=empty, roi=cond.roi)
+
+
+def synthetic_calibration(conditions: RenderConditions | None = None):
+    """The calibration a player would make for the renderer's tray: one cube of each colour
+    marked on a calibration photo, plus an empty-tray photo, both under ``conditions``'s tray
+    and a neutral light. Built with the real :func:`calibrate`; cached."""
+    cond = conditions or RenderConditions()
+    neutral = replace(RenderConditions(), size=cond.size, roi=cond.roi, cube_px=cond.cube_px,
+                      background=cond.background, background_variation=cond.background_variation,
+                      tray_seed=cond.tray_seed, scratches=cond.scratches)
+    return _calibration_for(neutral)
