@@ -1,0 +1,83 @@
+"""HTML pages of the tablet UI: server-rendered shells that ES modules in ``static/js`` fill in.
+
+Each page renders the translated strings into the HTML (so the first paint is already in the
+player's language) and embeds the same strings as JSON for the scripts. All game data comes
+from the JSON API (``/api/...``); this blueprint never touches the game, the store or the tower,
+so a page always answers fast, whatever the tower is doing.
+
+Assets are served by this blueprint under ``/assets/`` — no CDN, no build step.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, Response, make_response, render_template, request
+
+from companion.web.i18n import COOKIE_NAME, LANGUAGES, choose_language, strings
+
+bp = Blueprint(
+    "pages",
+    __name__,
+    template_folder="templates",
+    static_folder="static",
+    static_url_path="/assets",
+)
+
+_ONE_YEAR = 365 * 24 * 3600
+
+
+def _render(template: str, page: str, **context: Any) -> Response:
+    """Render ``template`` in the request's language; remember an explicit ``?lang=`` choice."""
+    asked = request.args.get("lang")
+    lang = choose_language(
+        query=asked,
+        cookie=request.cookies.get(COOKIE_NAME),
+        accept_language=request.headers.get("Accept-Language"),
+    )
+    texts = strings(lang)
+    response = make_response(
+        render_template(template, t=texts, lang=lang, languages=LANGUAGES, page=page, **context)
+    )
+    if asked and asked.lower() == lang:
+        response.set_cookie(COOKIE_NAME, lang, max_age=_ONE_YEAR, samesite="Lax")
+    # Shells are tiny and language-dependent: never let a proxy or the browser serve a stale one.
+    response.headers["Cache-Control"] = "no-store"
+    response.headers["Vary"] = "Accept-Language, Cookie"
+    return response
+
+
+@bp.get("/")
+def games() -> Response:
+    """The games list: resume a game, start a new one, statistics."""
+    return _render("games.html", "games")
+
+
+@bp.get("/games/new")
+def new_game() -> Response:
+    """The new-game wizard (players, colours, tribes, seats, first player, rounds)."""
+    return _render("new_game.html", "new_game")
+
+
+@bp.get("/games/<int:game_id>")
+def game(game_id: int) -> Response:
+    """One game: set-up steps, board, actions, battle flow, scoring and the end screen."""
+    return _render("game.html", "game", game_id=game_id)
+
+
+@bp.get("/setup/board")
+def board_setup() -> Response:
+    """The owner's board data: region names, areas, adjacency, resources, tribes."""
+    return _render("board_setup.html", "board_setup")
+
+
+@bp.get("/stats")
+def stats() -> Response:
+    """Statistics over every game played."""
+    return _render("stats.html", "stats")
+
+
+@bp.get("/tower")
+def tower() -> Response:
+    """Tower check: camera picture, buttons, backend status."""
+    return _render("tower.html", "tower")

@@ -1,0 +1,52 @@
+// The action catalog (docs/CONTRACTS.md) as touch forms: each entry lists the fields to ask for.
+import { commandForm } from "./forms.js";
+import { t } from "./i18n.js";
+import { stanceWords } from "./words.js";
+
+const where = [{ name: "region", kind: "region" }, { name: "realm", kind: "realm" }];
+const compensation = () => [{
+  name: "compensation", kind: "choice", value: "gold",
+  options: [{ value: "gold", label: t("one_gold") }, { value: "energy", label: t("one_energy") }],
+}];
+
+export const ACTIONS = [
+  { type: "extract_gold", spec: () => [...where, { name: "amount", kind: "count", optional: true, help: t("amount_help") }, { name: "special", kind: "check", optional: true, label: t("special_orcs") }] },
+  { type: "extract_energy", spec: () => [...where, { name: "amount", kind: "count", optional: true, help: t("amount_help") }] },
+  { type: "transition_3", explain: true, spec: () => [...where, { name: "armies", kind: "count", min: 1, max: 3, value: 3 }, { name: "special", kind: "check", optional: true, label: t("special_necromancers") }] },
+  { type: "construct", explain: true, spec: () => [...where,
+    { name: "building", kind: "choice", options: ["portal", "shrine", "capital"].map((b) => ({ value: b, label: t(`building_${b}`) })) },
+    { name: "cost_gold", kind: "count", optional: true, label: t("cost_gold"), help: t("cost_help") },
+    { name: "cost_energy", kind: "count", optional: true, label: t("cost_energy") }],
+    transform: (c) => {
+      const { cost_gold: g = 0, cost_energy: e = 0, ...rest } = c;
+      return g || e ? { ...rest, cost: { gold: g, energy: e } } : rest;
+    } },
+  { type: "attack", explain: true, spec: (ctx) => [
+    { name: "source", kind: "region" }, { name: "target", kind: "region" }, { name: "realm", kind: "realm" },
+    { name: "armies", kind: "count", min: 1, value: 1 },
+    { name: "card", kind: "choice", options: ["target", "source", "other"].map((c) => ({ value: c, label: t(`card_${c}`), explain: stanceWords(c, true) })) },
+    { name: "via_portal", kind: "check", optional: true, label: t("field_via_portal") },
+    { name: "special", kind: "select", optional: true, placeholder: t("special_none"), options: [
+      { value: "night_elves", label: t("special_night_elves") }, { value: "trolls", label: t("special_trolls") }] }] },
+  { type: "move", explain: true, spec: () => [{ name: "source", kind: "region" }, { name: "target", kind: "region" }, { name: "realm", kind: "realm" }, { name: "armies", kind: "count", min: 1, value: 1 }] },
+  { type: "demons_shrine", spec: () => where },
+  { type: "transition_5", explain: true, spec: () => [{ name: "realm", kind: "realm" }, { name: "placements", kind: "placements" }] },
+  { type: "transition_2", explain: true, spec: () => [{ name: "realm", kind: "realm" }, { name: "placements", kind: "placements" }] },
+  { type: "draw_conflict_card", spec: () => [] },
+  { type: "take_first_player", spec: () => [] },
+  { type: "draw_two_cards", spec: () => [] },
+  { type: "take_over_card", explain: true, spec: () => where },
+  { type: "magic_shrine", spec: () => where },
+  { type: "forfeit", explain: true, spec: compensation },
+  { type: "pass", explain: true, spec: compensation },
+];
+
+export function actionForm(ctx, action, withPlayer) {
+  const own = action.transform || ((c) => c);
+  return commandForm(ctx, {
+    type: action.type,
+    spec: action.spec(ctx),
+    submitLabel: t(`act_${action.type}`),
+    transform: (c) => own(withPlayer(c)),
+  });
+}

@@ -1,0 +1,110 @@
+// The battle flow: declared attack → tray instructions → throw and press → reading with +/- →
+// result in words (impossible readings explained, explicit accept) → apply.
+import { api } from "./api.js";
+import { regionName } from "./board.js";
+import { el, clear, who, cubeList, showError } from "./dom.js";
+import { t, colourName } from "./i18n.js";
+import { battleSentences, stanceWords, STANCE_OF_CARD } from "./words.js";
+import { pressBlock, countEditor, compact, corrected } from "./counts.js";
+
+// A reading chosen "by hand" must survive repaints of the same battle.
+let manualFor = null;
+
+function battleKey(b) { return `${b.attacker}|${b.source}|${b.target}|${b.realm}|${b.seq ?? ""}`; }
+
+function header(ctx, b) {
+  const s = ctx.state;
+  const A = s.player(b.attacker);
+  const D = b.defender ? s.player(b.defender) : null;
+  const stance = b.stance || STANCE_OF_CARD[b.card];
+  return el("div", { class: "battle-head" },
+    el("h2", {}, t("battle_title")),
+    el("p", { class: "big-turn" }, who(b.attacker, A?.name), " ",
+      t(D ? "attacks_player" : "attacks_empty", { region: regionName(ctx.board, b.target), realm: t(`realm_adj_${b.realm}`) }), " ",
+      D ? who(b.defender, D.name) : null),
+    b.source ? el("p", {}, t("battle_from", { region: regionName(ctx.board, b.source), armies: b.armies ?? "?" })) : null,
+    el("p", { class: "stance", "data-stance": stance }, stanceWords(stance, Boolean(b.defender))));
+}
+
+function instructions(b) {
+  const takeOut = b.take_out ?? b.tray_before ?? b.from_tray ?? null;
+  const delta = b.supply_delta ?? 0;
+  const greenLine = delta < 0 ? t("green_add") : delta > 0 ? t("green_return") : t("green_none");
+  return el("section", { class: "panel", id: "tray-instructions" }, el("h3", {}, t("before_throw")),
+    el("ol", { class: "instructions" },
+      el("li", {}, t("take_out_tray"), " ", cubeList(takeOut, t("tray_empty"))),
+      el("li", { "data-green": String(delta) }, greenLine),
+      el("li", {}, t("throw_these"), " ", cubeList(b.to_throw ?? b.thrown))));
+}
+
+function resultBlock(ctx, b, reading) {
+  const colours = [...new Set([...ctx.state.players.map((p) => p.color), "green"])];
+  const words = el("div", { class: "result-words", id: "result-words", "aria-live": "polite" });
+  const impossible = el("div", { id: "impossible", hidden: true });
+  const accept = el("input", { type: "checkbox", id: "accept-impossible" });
+  const error = el("div", { class: "error", hidden: true, role: "alert" });
+  const applyBtn = el("button", { type: "button", class: "btn primary big", id: "apply-battle" }, t("apply_result"));
+  let latest = null; // the preview of the counts now on screen
+  let seq = 0;
+
+  const preview = async (counts) => {
+    const mine = ++seq;
+    try {
+      const answer = await api(`/api/games/${ctx.id}/battle/preview`, { method: "POST", body: { counts: compact(counts) } });
+      if (mine !== seq) return; // a later tap already asked again
+      latest = answer;
+      showError(error, null);
+      clear(words, battleSentences(answer.result || {}, b, counts, ctx.board).map((line) => el("p", {}, line)));
+      const reasons = answer.impossible || [];
+      impossible.hidden = reasons.length === 0;
+      clear(impossible, el("div", { class: "error" }, el("p", {}, t("impossible_intro")),
+        el("ul", {}, reasons.map((r) => el("li", {}, r))),
+        el("p", {}, t("impossible_fix"))),
+      el("label", { class: "field inline" }, accept, " ", t("accept_anyway")));
+      accept.checked = false;
+    } catch (err) {
+      if (mine !== seq) return;
+      latest = null;
+      clear(words);
+      showError(error, err);
+    }
+  };
+  const editor = countEditor(colours, reading, preview);
+  applyBtn.addEventListener("click", async () => {
+    const counts = editor.counts();
+    if (latest?.impossible?.length && !accept.checked) { showError(error, t("err_accept_first")); return; }
+    const command = { type: "resolve_battle", counts: compact(counts) };
+    if (reading?.counts) command.camera_counts = compact(reading.counts);
+    if (latest?.impossible?.length) command.accept_impossible = true;
+    applyBtn.disabled = true;
+    try { await ctx.send(command); manualFor = null; }
+    catch (err) { showError(error, err); applyBtn.disabled = false; }
+  });
+  preview(editor.counts());
+  return el("section", { class: "panel", id: "battle-reading" },
+    el("h3", {}, t("reading_title")),
+    el("p", { class: "hint" }, t(reading ? "reading_check" : "reading_manual")),
+    editor.node,
+    el("h3", {}, t("result_title")), words, impossible, error,
+    el("div", { class: "row" }, applyBtn,
+      corrected(editor.counts(), reading) ? el("span", { class: "muted" }, t("corrected")) : null));
+}
+
+export function battlePanel(ctx) {
+  const b = ctx.state.battle;
+  const key = battleKey(b);
+  const reading = ctx.reading;
+  const host = el("div", { class: "battle", id: "battle" }, header(ctx, b), instructions(b));
+  if (reading || manualFor === key) {
+    host.append(resultBlock(ctx, b, reading));
+    host.append(el("div", { class: "row" }, el("button", { type: "button", class: "btn", id: "recount", onclick: () => {
+      ctx.reading = null; manualFor = null; ctx.rerender(true);
+    } }, t("recount"))));
+  } else {
+    host.append(pressBlock(ctx, (r) => {
+      if (r) ctx.reading = r; else manualFor = key;
+      ctx.rerender(true);
+    }));
+  }
+  return host;
+}

@@ -1,0 +1,176 @@
+// The game page: loads the state, draws board / players / tray, and hands the action panel to
+// the screen of the current phase. Every device re-reads the state when the server says it moved.
+import { api, getGame, sendCommand, ApiError } from "./api.js";
+import { normaliseBoard, REALMS, regionName } from "./board.js";
+import { el, clear, who, cubeList, showError } from "./dom.js";
+import { t, colourName } from "./i18n.js";
+import { subscribe } from "./live.js";
+import { normaliseState } from "./state.js";
+import { renderPanel } from "./panels.js";
+import { describeEvent } from "./words.js";
+
+const gameId = Number(document.body.dataset.gameId);
+const $ = (id) => document.getElementById(id);
+
+export const ctx = {
+  id: gameId,
+  state: null,
+  board: normaliseBoard({}),
+  lastEvent: null,
+  reading: null, // the latest camera reading of the pending battle (from the API or the live stream)
+  /** Send a command; on success the page re-renders; on failure the promise rejects with the
+   *  player-readable ApiError for the caller to show inline (nothing changed on the server). */
+  async send(command) {
+    try {
+      const answer = await sendCommand(gameId, command, ctx.state?.version);
+      ctx.lastEvent = answer.event || null;
+      if (answer.event) history.unshift(answer.event);
+      apply(answer.state);
+      return answer;
+    } catch (err) {
+      if (err instanceof ApiError && err.status === 409) {
+        await reload();
+        throw new ApiError(409, err.kind, t("err_stale"));
+      }
+      throw err;
+    }
+  },
+  reload: () => reload(),
+  rerender: (force = false) => render(force),
+};
+
+const history = [];
+let boardFromState = false;
+let loadedVersion = null;
+
+function apply(rawState) {
+  const state = normaliseState(rawState);
+  if (state.board && !boardFromState) { ctx.board = normaliseBoard(state.board); boardFromState = true; }
+  ctx.state = state;
+  loadedVersion = state.version;
+  render();
+}
+
+async function reload() {
+  try {
+    const answer = await getGame(gameId);
+    apply(answer.state);
+    showError($("load-error"), null);
+  } catch (err) {
+    showError($("load-error"), err);
+  }
+}
+
+function phaseLabel(phase) {
+  const key = `phase_${phase}`;
+  return t(key) === key ? phase : t(key);
+}
+
+function renderHead(s) {
+  $("round-no").textContent = s.round ?? "–";
+  $("round-total").textContent = s.rounds ?? "–";
+  $("phase-name").textContent = s.finished ? t("phase_finished") : phaseLabel(s.phase);
+  const fp = s.firstPlayer ? s.player(s.firstPlayer) : null;
+  clear($("first-player"), fp ? who(fp.color, fp.name) : "–");
+  $("state-version").textContent = s.version ?? "–";
+  document.body.dataset.version = s.version ?? "";
+  document.body.dataset.phase = s.finished ? "finished" : s.phase;
+  clear($("warnings"), s.warnings.map((w) => el("li", {}, typeof w === "string" ? w : w.message || JSON.stringify(w))));
+}
+
+function regionNode(s, realm, region) {
+  const cell = s.cell(realm, region.id);
+  const armies = Object.entries(cell.armies).filter(([, n]) => n > 0);
+  const holder = s.holder(region.id);
+  const target = s.battle && (s.battle.target === region.id) && (s.battle.realm === realm);
+  return el("div", { class: `region${target ? " target" : ""}`, "data-region": region.id, "data-realm": realm },
+    el("span", { class: "rname" }, region.name || region.id),
+    el("span", { class: "armies" }, armies.length
+      ? armies.map(([c, n]) => el("span", { "data-colour": c, title: colourName(c) },
+        el("span", { class: `swatch c-${c}`, "aria-hidden": "true" }), el("span", { class: "sr" }, `${colourName(c)} `), n))
+      : ""),
+    cell.building || cell.portal ? el("span", { class: "bld" },
+      [cell.building ? t(`building_${cell.building}`) : null, cell.portal ? t("building_portal") : null].filter(Boolean).join(" · ")) : null,
+    holder ? el("span", { class: "holder" }, "🂠 ", colourName(holder)) : null);
+}
+
+function renderBoard(s) {
+  for (const realm of REALMS) {
+    const host = $(`realm-${realm}`).querySelector(".areas");
+    clear(host, ctx.board.areas.map((area) => el("div", { class: "area", "data-area": area.id },
+      el("h3", {}, area.name || area.id),
+      el("div", { class: "regions" }, area.regions.map((r) => regionNode(s, realm, r))))));
+  }
+}
+
+function renderPlayers(s) {
+  clear($("players"), s.players.map((p) => el("article", {
+    class: `player p-${p.color}${s.active === p.color ? " active" : ""}`, "data-player": p.color,
+  },
+  el("h3", {}, who(p.color, p.name), " ",
+    s.firstPlayer === p.color ? el("span", { class: "marker" }, t("first_player_marker")) : null,
+    p.passed ? el("span", { class: "marker" }, t("passed")) : null),
+  el("div", { class: "nums" },
+    num(t("vp"), p.vp, "vp"), num(t("gold"), p.gold, "gold"), num(t("energy"), p.energy, "energy"),
+    num(t("limbo_light"), p.limbo.light, "limbo-light"), num(t("limbo_dark"), p.limbo.dark, "limbo-dark"),
+    num(t("region_cards"), (p.cards || []).length, "cards")))));
+}
+
+function num(label, value, key) {
+  return el("div", { class: "num", "data-num": key }, el("b", {}, String(value)), el("span", {}, label));
+}
+
+function renderTower(s) {
+  clear($("tray"), cubeList(s.tray, t("empty")));
+  clear($("interior"), cubeList(s.interior, t("empty")));
+  $("green-supply").textContent = s.greenSupply ?? "–";
+}
+
+function renderHistory() {
+  const entries = ctx.state?.history ? [...ctx.state.history].reverse() : history;
+  clear($("history"), entries.slice(0, 40).map((e) => el("li", {}, describeEvent(e, ctx))));
+}
+
+function render(force = false) {
+  const s = ctx.state;
+  if (!s) return;
+  renderHead(s);
+  renderBoard(s);
+  renderPlayers(s);
+  renderTower(s);
+  renderHistory();
+  renderPanel($("panel"), ctx, { force });
+}
+
+async function undo() {
+  const ok = $("undo-result");
+  showError($("undo-error"), null);
+  ok.hidden = true;
+  try {
+    const answer = await ctx.send({ type: "undo" });
+    ok.textContent = t("undone", { what: describeEvent(answer.event?.undone_event ?? answer.event, ctx) });
+    ok.hidden = false;
+  } catch (err) {
+    showError($("undo-error"), err);
+  }
+}
+
+async function init() {
+  $("undo-btn").addEventListener("click", undo);
+  await reload();
+  if (!boardFromState) {
+    try { ctx.board = normaliseBoard(await api("/api/board")); render(); } catch { /* board stays empty */ }
+  }
+  if (ctx.state?.battle) {
+    try { ctx.reading = (await api(`/api/games/${gameId}/battle/reading`)).reading ?? null; render(); }
+    catch { ctx.reading = null; }
+  }
+  subscribe(gameId, {
+    state: (msg) => { if (msg.game === gameId && msg.version !== loadedVersion) reload(); },
+    reading: (msg) => { if (msg.game === gameId) { ctx.reading = msg.reading; render(); } },
+    reconnected: reload,
+  });
+}
+init();
+
+export { regionName };

@@ -1,0 +1,144 @@
+// The action panel: one screen per phase of the game, for the player whose turn it is.
+import { el, clear, who, showError } from "./dom.js";
+import { commandForm, commandButton, choice } from "./forms.js";
+import { t, colourName } from "./i18n.js";
+import { turnOrder } from "./state.js";
+import { battlePanel } from "./battle.js";
+import { seedingPanel } from "./seeding.js";
+import { scoringPanel, endPanel } from "./scoring.js";
+import { ACTIONS, actionForm } from "./actions.js";
+
+let shownKey = null;
+
+/** Re-draw the panel only when the game moved (so a half-filled form survives a repaint). */
+export function renderPanel(host, ctx, { force = false } = {}) {
+  const s = ctx.state;
+  const key = `${s.version}|${s.phase}|${s.finished}|${ctx.reading?.taken_at ?? ""}`;
+  if (!force && key === shownKey) return;
+  shownKey = key;
+  host.dataset.phase = s.finished ? "finished" : s.phase;
+  if (s.finished) return clear(host, endPanel(ctx));
+  if (s.battle && (s.phase === "battle" || s.battle.pending !== false)) return clear(host, battlePanel(ctx));
+  const screen = SCREENS[s.phase];
+  clear(host, screen ? screen(ctx) : el("p", { class: "muted" }, t("phase_unknown", { phase: s.phase })));
+}
+
+/** "Whose turn": the active player with name and colour, or everyone. */
+function turnHeader(ctx, titleKey) {
+  const s = ctx.state;
+  const p = s.active ? s.player(s.active) : null;
+  return el("div", { class: "turn-head" }, el("h2", {}, t(titleKey)),
+    p ? el("p", { class: "big-turn", "data-active": p.color }, t("turn_of"), " ", who(p.color, p.name)) : null);
+}
+
+/** The acting player: fixed when the game knows whose turn it is, else chosen on screen. */
+function actingPlayer(ctx, onPick) {
+  const s = ctx.state;
+  if (s.active) return { node: null, get: () => s.active };
+  const c = choice("player", s.players.map((p) => ({ value: p.color, label: p.name ? `${p.name} (${colourName(p.color)})` : colourName(p.color) })), null);
+  return { node: el("div", { class: "field" }, el("span", {}, t("who_acts")), c.node), get: c.get };
+}
+
+function withPlayer(ctx, picker) {
+  return (command) => ({ ...command, player: command.player ?? picker.get() });
+}
+
+function deploymentPanel(ctx) {
+  const s = ctx.state;
+  const picker = actingPlayer(ctx);
+  const transform = withPlayer(ctx, picker);
+  const startDone = (p) => s.deployment?.started?.includes?.(p) ?? false;
+  const needStart = s.active ? !startDone(s.active) : true;
+  return el("div", {},
+    turnHeader(ctx, "phase_deployment"),
+    el("p", { class: "hint" }, t("deploy_hint")),
+    picker.node,
+    needStart ? el("section", { class: "panel" }, el("h3", {}, t("deploy_start_title")),
+      commandForm(ctx, { type: "deploy_start", transform, intro: t("deploy_start_hint"), spec: [
+        { name: "armies", kind: "count", min: 1, value: 3 },
+        { name: "region", kind: "region", optional: true, help: t("deploy_start_region_help") },
+      ] })) : null,
+    el("section", { class: "panel" }, el("h3", {}, t("deploy_title")),
+      commandForm(ctx, { type: "deploy", transform, spec: [
+        { name: "region", kind: "region" },
+        { name: "realm", kind: "realm", value: "light" },
+        { name: "armies", kind: "count", min: 1, value: 2 },
+        { name: "wild", kind: "check", optional: true, label: t("field_wild") },
+      ] })),
+    el("div", { class: "row" },
+      el("div", {}, commandFormButton(ctx, t("skip_deploy"), { type: "skip_deploy" }, transform)),
+      commandButton(ctx, t("finish_deployment"), { type: "finish_deployment" }, { primary: true })));
+}
+
+/** A one-button command that still needs the acting player filled in. */
+function commandFormButton(ctx, label, command, transform) {
+  return commandForm(ctx, { type: command.type, submitLabel: label, transform });
+}
+
+function resourcesPanel(ctx) {
+  const s = ctx.state;
+  const done = new Set(s.raw.resources_done ?? s.players.filter((p) => p.gold || p.energy).map((p) => p.color));
+  return el("div", {},
+    el("h2", {}, t("phase_resources")),
+    el("p", { class: "hint" }, t("resources_hint")),
+    s.players.map((p) => el("section", { class: "panel", "data-player": p.color },
+      el("h3", {}, who(p.color, p.name), done.has(p.color) ? el("span", { class: "marker" }, " ✓ " + t("done")) : null),
+      done.has(p.color) ? el("p", {}, t("resources_have", { gold: p.gold, energy: p.energy })) :
+        commandForm(ctx, { type: "starting_resources", fixed: { player: p.color }, spec: [
+          { name: "gold", kind: "count", min: 0, value: 0 },
+          { name: "energy", kind: "count", min: 0, value: 0 },
+        ] }))));
+}
+
+function reinforcementsPanel(ctx) {
+  const s = ctx.state;
+  const p = s.active ? s.player(s.active) : null;
+  const picker = actingPlayer(ctx);
+  const allowance = p ? { light: Math.floor(p.limbo.light / 3), dark: Math.floor(p.limbo.dark / 3) } : null;
+  return el("div", {},
+    turnHeader(ctx, "phase_reinforcements"),
+    picker.node,
+    allowance ? el("p", { class: "hint" }, t("reinforce_allowance", allowance)) : null,
+    commandForm(ctx, { type: "reinforce", transform: withPlayer(ctx, picker), submitLabel: t("reinforce_place"), spec: [
+      { name: "placements", kind: "placements", withRealm: true, startWithRow: false, label: t("field_placements") },
+    ] }));
+}
+
+function planningPanel(ctx) {
+  return el("div", {},
+    el("h2", {}, t("phase_planning")),
+    el("p", { class: "hint" }, t("planning_hint")),
+    el("p", {}, t("turn_order"), " ", turnOrder(ctx.state).map((c, i) => [i ? " → " : "", who(c, ctx.state.player(c)?.name)])),
+    commandButton(ctx, t("start_actions"), { type: "start_actions" }, { primary: true }));
+}
+
+function actionsPanel(ctx) {
+  const s = ctx.state;
+  const picker = actingPlayer(ctx);
+  const formHost = el("div", { class: "action-form" });
+  const grid = el("div", { class: "action-grid", role: "group", "aria-label": t("actions") },
+    ACTIONS.map((a) => el("button", { type: "button", class: "btn", "data-action": a.type,
+      onclick: (e) => {
+        for (const b of grid.children) b.setAttribute("aria-pressed", b === e.currentTarget ? "true" : "false");
+        clear(formHost, el("h3", {}, t(`act_${a.type}`)), a.explain ? el("p", { class: "hint" }, t(`act_${a.type}_explain`)) : null,
+          actionForm(ctx, a, withPlayer(ctx, picker)));
+      } }, t(`act_${a.type}`))));
+  return el("div", {}, turnHeader(ctx, "phase_actions"), picker.node,
+    s.active && s.player(s.active)?.passed ? el("p", { class: "hint" }, t("passed_again")) : null,
+    grid, formHost);
+}
+
+const SCREENS = {
+  deployment: deploymentPanel,
+  starting_round: deploymentPanel,
+  resources: resourcesPanel,
+  starting_resources: resourcesPanel,
+  seeding: seedingPanel,
+  reinforcements: reinforcementsPanel,
+  planning: planningPanel,
+  actions: actionsPanel,
+  battle: battlePanel,
+  scoring: scoringPanel,
+};
+
+export { showError };

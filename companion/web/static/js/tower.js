@@ -1,0 +1,36 @@
+// Tower page: backend status, camera messages, the on-screen buttons (same path as GPIO).
+import { api } from "./api.js";
+import { el, clear, showError } from "./dom.js";
+import { t } from "./i18n.js";
+import { subscribe } from "./live.js";
+
+function render(status) {
+  const dl = document.getElementById("tower-status");
+  const rows = [];
+  for (const [key, value] of Object.entries(status || {})) {
+    if (key === "messages") continue;
+    rows.push(el("dt", {}, t(`tower_${key}`) === `tower_${key}` ? key : t(`tower_${key}`)),
+      el("dd", {}, typeof value === "object" ? JSON.stringify(value) : String(value)));
+  }
+  clear(dl, rows);
+  clear(document.getElementById("tower-messages"), (status?.messages || []).map((m) => el("li", {}, m)));
+}
+
+async function load() {
+  try { render(await api("/api/tower")); showError(document.getElementById("tower-error"), null); }
+  catch (err) { showError(document.getElementById("tower-error"), err); }
+}
+
+async function press(button) {
+  const log = document.getElementById("press-log");
+  try {
+    await api("/api/tower/press", { method: "POST", body: { button } });
+    log.textContent = t("pressed", { button: t(`button_${button}`) });
+    showError(document.getElementById("tower-error"), null);
+  } catch (err) { showError(document.getElementById("tower-error"), err); }
+}
+
+document.getElementById("press-count").addEventListener("click", () => press("count"));
+document.getElementById("press-cancel").addEventListener("click", () => press("cancel"));
+subscribe(null, { tower: render, reconnected: load });
+load();
