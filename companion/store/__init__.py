@@ -12,12 +12,14 @@ from companion.store.errors import (
 )
 from companion.store.log import GameLog
 from companion.store.records import BattleRecord, GameMeta, GameSummary, StoredEvent
+from companion.store.service import GameService
 
 __all__ = [
     "BattleRecord",
     "GameLog",
     "GameMeta",
     "GameNotFoundError",
+    "GameService",
     "GameSummary",
     "StoreError",
     "StoredEvent",

@@ -1,0 +1,137 @@
+"""The rules a :class:`~companion.store.service.GameService` runs, behind one small interface.
+
+:class:`Rules` is what the service needs from a game: parse, decide, evolve, replay, plus the
+projections the store keeps beside each event (the game's summary row and, for a resolved
+battle, a battle record). :class:`EngineRules` is the real one over :mod:`companion.game`;
+tests may pass their own (as gpiozero tests pass a mock pin factory).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any, Protocol
+
+from companion.store.records import BattleRecord, GameMeta
+
+
+class Rules(Protocol):
+    def parse(self, data: Mapping[str, Any]) -> Any:
+        """A typed command; raises a ``ValueError`` subclass for a malformed one."""
+
+    def decide(self, state: Any | None, command: Any) -> dict[str, Any]:
+        """The one event a command produces; raises the game's error to refuse it. Pure."""
+
+    def evolve(self, state: Any | None, event: dict[str, Any]) -> Any:
+        """The state after one event. Pure: ``state`` is not changed. ``.version`` counts events."""
+
+    def replay(self, events: Sequence[dict[str, Any]]) -> Any:
+        """The state after a whole stored log."""
+
+    def board_snapshot(self, board: Any) -> dict[str, Any]:
+        """The board dict stored in a new game: ``board`` (object or dict) or the owner's default."""
+
+    def title(self, state: Any) -> str:
+        """The title listed for a new game."""
+
+    def meta(self, state: Any) -> GameMeta:
+        """The summary row of the game in this state."""
+
+    def battle(self, before: Any, event: dict[str, Any], after: Any) -> BattleRecord | None:
+        """A battle record when ``event`` resolved a battle, else ``None``."""
+
+
+class EngineRules:
+    """:class:`Rules` over the real game engine (``companion.game``)."""
+
+    def __init__(self) -> None:
+        # Imported here so that the store (log, stats, exports) works without the engine.
+        from companion.game import engine
+        from companion.game.commands import parse_command
+
+        self._engine = engine
+        self._parse = parse_command
+
+    def parse(self, data: Mapping[str, Any]) -> Any:
+        return self._parse(data)
+
+    def decide(self, state: Any | None, command: Any) -> dict[str, Any]:
+        return self._engine.decide(state, command)
+
+    def evolve(self, state: Any | None, event: dict[str, Any]) -> Any:
+        return self._engine.evolve(state, event)
+
+    def replay(self, events: Sequence[dict[str, Any]]) -> Any:
+        return self._engine.replay(list(events))
+
+    def board_snapshot(self, board: Any) -> dict[str, Any]:
+        if board is None:
+            from companion.game.board import load_board
+
+            board = load_board()
+        return board if isinstance(board, dict) else board.to_dict()
+
+    def title(self, state: Any) -> str:
+        return game_title(state)
+
+    def meta(self, state: Any) -> GameMeta:
+        return game_meta(state)
+
+    def battle(self, before: Any, event: dict[str, Any], after: Any) -> BattleRecord | None:
+        return battle_record(before, event, after)
+
+
+# -- projections of companion.game's GameState ------------------------------------------------
+
+
+def game_title(state: Any) -> str:
+    """The game's own title, else its players' names ("Ana, Ben and Cleo")."""
+    title = (getattr(state, "title", "") or "").strip()
+    if title:
+        return title[:200]
+    names = [p.name or p.color for p in state.players]
+    if len(names) > 1:
+        return f"{', '.join(names[:-1])} and {names[-1]}"[:200]
+    return names[0] if names else "Game"
+
+
+def game_meta(state: Any) -> GameMeta:
+    players = [
+        {
+            "color": p.color,
+            "name": p.name,
+            "light_tribe": p.light_tribe,
+            "dark_tribe": p.dark_tribe,
+            "vp": p.vp,
+        }
+        for p in state.players
+    ]
+    result = state.result
+    finished = state.phase == "over" and result is not None
+    return GameMeta(
+        status="finished" if finished else "active",
+        round=state.round,
+        players=players,
+        result=dict(result) if finished else None,
+    )
+
+
+def battle_record(before: Any, event: dict[str, Any], after: Any) -> BattleRecord | None:
+    """The record of a ``resolve_battle`` event: the pending battle of ``before`` (who, where,
+    stance), the counts the players confirmed and the camera's reading from the event, and the
+    outcome the engine computed."""
+    if event.get("type") != "resolve_battle" or before is None or before.battle is None:
+        return None
+    pending = before.battle
+    outcome = event.get("result") or {}
+    winner = outcome.get("winner") if isinstance(outcome, Mapping) else None
+    return BattleRecord(
+        attacker=pending["attacker"],
+        defender=pending.get("defender"),
+        stance=str(pending["stance"]),
+        tray_counts=dict(event["counts"]),
+        camera_counts=None if event.get("camera_counts") is None else dict(event["camera_counts"]),
+        winner="tie" if winner is None else str(winner),
+        round=before.round,
+        realm=pending.get("realm"),
+        region=pending.get("target"),
+    )
