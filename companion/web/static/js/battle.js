@@ -27,14 +27,13 @@ function header(ctx, b) {
 }
 
 function instructions(b) {
-  const takeOut = b.take_out ?? b.tray_before ?? b.from_tray ?? null;
-  const delta = b.supply_delta ?? 0;
+  const delta = b.green_delta ?? 0; // −1: take one green from the supply, +1: return one
   const greenLine = delta < 0 ? t("green_add") : delta > 0 ? t("green_return") : t("green_none");
   return el("section", { class: "panel", id: "tray-instructions" }, el("h3", {}, t("before_throw")),
     el("ol", { class: "instructions" },
-      el("li", {}, t("take_out_tray"), " ", cubeList(takeOut, t("tray_empty"))),
+      el("li", {}, t("take_out_tray"), " ", cubeList(b.take_out, t("tray_empty"))),
       el("li", { "data-green": String(delta) }, greenLine),
-      el("li", {}, t("throw_these"), " ", cubeList(b.to_throw ?? b.thrown))));
+      el("li", {}, t("throw_these"), " ", cubeList(b.throw))));
 }
 
 function resultBlock(ctx, b, reading) {

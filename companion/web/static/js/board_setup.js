@@ -1,106 +1,131 @@
-// The owner's board data: every table of Board.to_dict() as editable rows. Fields the rulebook
-// does not give are placeholders (empty = "not entered yet"); the server validates on save and
-// its message is shown inline. Nested values are edited through dotted column names.
+// The owner's board data (Board.to_dict()): areas, regions, tribes as editable tables.
+// An empty field means "not entered yet" and is left out of the data, exactly as in board.toml;
+// the server validates on save and its message is shown inline.
 import { api } from "./api.js";
-import { asList } from "./board.js";
 import { el, clear, showError } from "./dom.js";
 import { t } from "./i18n.js";
 
-let original = null;
+const BUILDINGS = ["portal", "shrine", "capital"];
+const COLUMNS = {
+  areas: [{ path: "name", type: "text", label: "col_name" }],
+  regions: [
+    { path: "name", type: "text", label: "col_name" },
+    { path: "area", type: "area", label: "col_area" },
+    { path: "neighbours", type: "regions", label: "col_neighbours" },
+    { path: "neighbours_complete", type: "bool", label: "col_neighbours_complete" },
+    { path: "light.gold", type: "int", label: "col_light_gold" }, { path: "light.energy", type: "int", label: "col_light_energy" },
+    { path: "dark.gold", type: "int", label: "col_dark_gold" }, { path: "dark.energy", type: "int", label: "col_dark_energy" },
+  ],
+  tribes: [
+    { path: "name", type: "text", label: "col_name" },
+    { path: "start_region", type: "region", label: "col_start_region", realm: "light" },
+    { path: "start_gold", type: "int", label: "col_start_gold" }, { path: "start_energy", type: "int", label: "col_start_energy" },
+    { path: "army_groups", type: "ints", label: "col_army_groups" },
+    ...BUILDINGS.flatMap((b) => [{ path: `costs.${b}.gold`, type: "int", label: `col_cost_${b}_gold` },
+      { path: `costs.${b}.energy`, type: "int", label: `col_cost_${b}_energy` }]),
+    { path: "special.action", type: "text", label: "col_special_action", realm: "dark" },
+    { path: "special.gold", type: "int", label: "col_special_gold", realm: "dark" },
+    { path: "special.energy", type: "int", label: "col_special_energy", realm: "dark" },
+  ],
+};
 
-function flatten(obj, prefix = "", out = {}) {
-  for (const [k, v] of Object.entries(obj)) {
-    const key = prefix ? `${prefix}.${k}` : k;
-    if (v && typeof v === "object" && !Array.isArray(v)) flatten(v, key, out);
-    else out[key] = v;
-  }
-  return out;
-}
+const getPath = (obj, path) => path.split(".").reduce((o, k) => (o == null ? undefined : o[k]), obj);
 
 function setPath(obj, path, value) {
   const parts = path.split(".");
   let node = obj;
   for (const p of parts.slice(0, -1)) node = node[p] ??= {};
-  node[parts.at(-1)] = value;
+  if (value === undefined) delete node[parts.at(-1)]; else node[parts.at(-1)] = value;
 }
 
-/** Parse one input back into the type its column had (number, list, text, or null = not entered). */
-function parseCell(text, sample) {
-  const trimmed = text.trim();
-  if (trimmed === "") return null;
-  if (typeof sample === "number" || (sample === null && /^-?\d+$/.test(trimmed))) {
-    const n = Number(trimmed);
-    if (!Number.isFinite(n)) throw new Error(t("err_number", { value: trimmed }));
-    return n;
+class CellError extends Error {}
+
+function control(col, value, board, row) {
+  const name = `${row.id}.${col.path}`;
+  if (col.type === "bool") return el("input", { type: "checkbox", name, checked: Boolean(value) });
+  if (col.type === "area" || col.type === "region") {
+    const options = col.type === "area" ? board.areas : board.regions;
+    return el("select", { name }, el("option", { value: "" }, t("not_entered")),
+      options.map((o) => el("option", { value: o.id, selected: o.id === value }, o.name)));
   }
-  if (Array.isArray(sample)) return trimmed.split(",").map((x) => x.trim()).filter(Boolean);
-  if (typeof sample === "boolean") return ["true", "yes", "ja", "1"].includes(trimmed.toLowerCase());
-  return trimmed;
+  let text = value ?? "";
+  if (col.type === "regions") text = (value || []).map((id) => board.regions.find((r) => r.id === id)?.name ?? id).join(", ");
+  if (col.type === "ints") text = (value || []).join(", ");
+  return el("input", { name, value: String(text), placeholder: t("not_entered"), inputmode: col.type.startsWith("int") ? "numeric" : "text",
+    size: col.type === "int" ? 3 : col.type === "text" ? 18 : 24 });
 }
 
-function tableFor(name, container) {
-  const rows = asList(container);
-  const flat = rows.map((r) => flatten(r));
-  const cols = [...new Set(flat.flatMap((r) => Object.keys(r)))];
-  const samples = Object.fromEntries(cols.map((c) => [c, flat.map((r) => r[c]).find((v) => v !== null && v !== undefined) ?? null]));
-  const body = el("tbody", {}, flat.map((r, i) => el("tr", { "data-row": i },
-    cols.map((c) => el("td", {}, c === "id"
-      ? el("code", {}, r.id)
-      : el("input", {
-        name: `${name}.${i}.${c}`, "data-col": c,
-        value: r[c] === null || r[c] === undefined ? "" : Array.isArray(r[c]) ? r[c].join(", ") : String(r[c]),
-        placeholder: t("not_entered"), "aria-label": `${r.name ?? r.id} ${c}`,
-      }))))));
-  const section = el("section", { class: "panel", "data-table": name },
-    el("h2", {}, t(`board_${name}`) === `board_${name}` ? name : t(`board_${name}`)),
+function read(col, input, board, row) {
+  const label = t(col.label);
+  const where = `${row.name || row.id}: ${label}`;
+  if (col.type === "bool") return input.checked;
+  const text = input.value.trim();
+  if (text === "") return undefined;
+  if (col.type === "int") {
+    if (!/^\d+$/.test(text)) throw new CellError(t("err_whole_number", { where, value: text }));
+    return Number(text);
+  }
+  if (col.type === "ints") {
+    const parts = text.split(",").map((x) => x.trim()).filter(Boolean);
+    if (parts.some((x) => !/^\d+$/.test(x))) throw new CellError(t("err_whole_numbers", { where }));
+    return parts.map(Number);
+  }
+  if (col.type === "regions") {
+    return text.split(",").map((x) => x.trim()).filter(Boolean).map((x) => {
+      const hit = board.regions.find((r) => r.id === x || r.name.toLowerCase() === x.toLowerCase());
+      if (!hit) throw new CellError(t("err_no_region", { where, value: x }));
+      return hit.id;
+    });
+  }
+  return text;
+}
+
+function table(name, rows, board) {
+  const columns = COLUMNS[name];
+  const body = el("tbody", {}, rows.map((row) => el("tr", { "data-id": row.id },
+    el("td", {}, el("code", {}, row.id), name === "tribes" ? el("div", { class: "muted" }, t(`realm_${row.realm}`)) : null),
+    columns.map((col) => el("td", { "data-col": col.path },
+      col.realm && row.realm !== col.realm ? "–" : control(col, getPath(row, col.path), board, row))))));
+  const node = el("section", { class: "panel", "data-table": name },
+    el("h2", {}, t(`board_${name}`)),
     el("div", { style: "overflow-x:auto" }, el("table", { class: "data editor-table" },
-      el("thead", {}, el("tr", {}, cols.map((c) => el("th", {}, c)))), body)));
-  const read = () => rows.map((row, i) => {
+      el("thead", {}, el("tr", {}, el("th", {}, "id"), columns.map((c) => el("th", {}, t(c.label))))), body)));
+  const collect = () => rows.map((row) => {
     const copy = structuredClone(row);
-    for (const input of body.querySelectorAll(`tr[data-row="${i}"] input`)) {
-      const col = input.dataset.col;
-      try { setPath(copy, col, parseCell(input.value, samples[col])); input.classList.remove("invalid"); }
-      catch (err) { input.classList.add("invalid"); throw err; }
+    const tr = body.querySelector(`tr[data-id="${CSS.escape(row.id)}"]`);
+    for (const col of columns) {
+      const input = tr.querySelector(`[data-col="${CSS.escape(col.path)}"] input, [data-col="${CSS.escape(col.path)}"] select`);
+      if (!input) continue;
+      input.classList.remove("invalid");
+      try { setPath(copy, col.path, read(col, input, board, row)); }
+      catch (err) { input.classList.add("invalid"); input.focus(); throw err; }
+    }
+    // A price is a pair: both numbers or neither (0 is a price, empty is "not entered").
+    for (const b of BUILDINGS) {
+      const cost = copy.costs?.[b];
+      if (cost && (cost.gold === undefined) !== (cost.energy === undefined)) throw new CellError(t("err_cost_pair", { tribe: row.name, building: t(`building_${b}`) }));
+      if (cost && cost.gold === undefined) delete copy.costs[b];
+    }
+    if (copy.special && copy.special.action === undefined) {
+      if (copy.special.gold !== undefined || copy.special.energy !== undefined) throw new CellError(t("err_special_action", { tribe: row.name }));
+      delete copy.special;
     }
     return copy;
   });
-  return { section, read, isList: Array.isArray(container) };
+  return { node, collect };
 }
 
 function render(board) {
-  const editor = document.getElementById("board-editor");
-  const tables = {};
-  const parts = [];
-  for (const [key, value] of Object.entries(board)) {
-    const objects = Array.isArray(value) ? value.every((x) => x && typeof x === "object" && !Array.isArray(x))
-      : value && typeof value === "object" && Object.values(value).every((x) => x && typeof x === "object" && !Array.isArray(x));
-    if (objects && (Array.isArray(value) ? value.length : Object.keys(value).length)) {
-      tables[key] = tableFor(key, value);
-      parts.push(tables[key].section);
-    }
-  }
-  // Everything that is not a table of objects (e.g. adjacency pairs) is edited as JSON text.
-  const rest = Object.fromEntries(Object.entries(board).filter(([k]) => !(k in tables)));
-  const restArea = el("textarea", { id: "board-rest", rows: 10, style: "width:100%;font-family:monospace" }, JSON.stringify(rest, null, 1));
-  parts.push(el("section", { class: "panel" }, el("h2", {}, t("board_other")), el("p", { class: "hint" }, t("board_other_hint")), restArea));
-  clear(editor, parts);
-  return () => {
-    let extra;
-    try { extra = JSON.parse(restArea.value || "{}"); } catch { throw new Error(t("err_json")); }
-    const out = { ...extra };
-    for (const [key, table] of Object.entries(tables)) {
-      const rows = table.read();
-      out[key] = table.isList ? rows : Object.fromEntries(rows.map(({ id, ...r }) => [id, r]));
-    }
-    return out;
-  };
+  const tables = Object.fromEntries(Object.keys(COLUMNS).map((name) => [name, table(name, board[name] || [], board)]));
+  clear(document.getElementById("board-editor"), Object.values(tables).map((x) => x.node));
+  return () => ({ ...board, ...Object.fromEntries(Object.entries(tables).map(([name, x]) => [name, x.collect()])) });
 }
 
 async function init() {
   const error = document.getElementById("board-error");
   const saved = document.getElementById("board-saved");
-  let collect = null;
-  try { original = await api("/api/board"); collect = render(original); }
+  let collect;
+  try { collect = render(await api("/api/board")); }
   catch (err) { showError(error, err); return; }
   document.getElementById("board-form").addEventListener("submit", async (event) => {
     event.preventDefault();
@@ -109,8 +134,7 @@ async function init() {
     let board;
     try { board = collect(); } catch (err) { showError(error, err); return; }
     try {
-      original = await api("/api/board", { method: "PUT", body: board });
-      collect = render(original);
+      collect = render(await api("/api/board", { method: "PUT", body: board }));
       saved.hidden = false;
     } catch (err) { showError(error, err); }
   });

@@ -48,6 +48,8 @@ function apply(rawState) {
   if (state.board && !boardFromState) { ctx.board = normaliseBoard(state.board); boardFromState = true; }
   ctx.state = state;
   loadedVersion = state.version;
+  // A reading belongs to the state it was taken at; once the game moved on it is history.
+  if (ctx.reading && ctx.reading.version !== state.version) ctx.reading = null;
   render();
 }
 
@@ -161,13 +163,19 @@ async function init() {
   if (!boardFromState) {
     try { ctx.board = normaliseBoard(await api("/api/board")); render(); } catch { /* board stays empty */ }
   }
-  if (ctx.state?.battle) {
-    try { ctx.reading = (await api(`/api/games/${gameId}/battle/reading`)).reading ?? null; render(); }
-    catch { ctx.reading = null; }
+  if (ctx.state?.phase === "battle" || ctx.state?.phase === "seeding") {
+    try {
+      const reading = (await api(`/api/games/${gameId}/battle/reading`)).reading ?? null;
+      if (reading && reading.version === ctx.state.version) { ctx.reading = reading; render(); }
+    } catch { /* no reading yet: the panel offers the count button */ }
   }
   subscribe(gameId, {
     state: (msg) => { if (msg.game === gameId && msg.version !== loadedVersion) reload(); },
-    reading: (msg) => { if (msg.game === gameId) { ctx.reading = msg.reading; render(); } },
+    reading: (msg) => {
+      if (msg.game !== gameId || msg.reading?.version !== ctx.state?.version) return;
+      ctx.reading = msg.reading;
+      render();
+    },
     reconnected: reload,
   });
 }

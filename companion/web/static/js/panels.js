@@ -5,7 +5,7 @@ import { t, colourName } from "./i18n.js";
 import { turnOrder } from "./state.js";
 import { battlePanel } from "./battle.js";
 import { seedingPanel } from "./seeding.js";
-import { scoringPanel, endPanel } from "./scoring.js";
+import { scoringPanel, endPanel, lastScoring } from "./scoring.js";
 import { ACTIONS, actionForm } from "./actions.js";
 
 let shownKey = null;
@@ -13,12 +13,12 @@ let shownKey = null;
 /** Re-draw the panel only when the game moved (so a half-filled form survives a repaint). */
 export function renderPanel(host, ctx, { force = false } = {}) {
   const s = ctx.state;
-  const key = `${s.version}|${s.phase}|${s.finished}|${ctx.reading?.taken_at ?? ""}`;
+  const key = `${s.version}|${s.phase}|${s.finished}|${ctx.reading?.id ?? ""}`;
   if (!force && key === shownKey) return;
   shownKey = key;
   host.dataset.phase = s.finished ? "finished" : s.phase;
   if (s.finished) return clear(host, endPanel(ctx));
-  if (s.battle && (s.phase === "battle" || s.battle.pending !== false)) return clear(host, battlePanel(ctx));
+  if (s.phase === "battle" && s.battle) return clear(host, battlePanel(ctx));
   const screen = SCREENS[s.phase];
   clear(host, screen ? screen(ctx) : el("p", { class: "muted" }, t("phase_unknown", { phase: s.phase })));
 }
@@ -47,47 +47,58 @@ function deploymentPanel(ctx) {
   const s = ctx.state;
   const picker = actingPlayer(ctx);
   const transform = withPlayer(ctx, picker);
-  const startDone = (p) => s.deployment?.started?.includes?.(p) ?? false;
-  const needStart = s.active ? !startDone(s.active) : true;
+  const p = s.active ? s.player(s.active) : null;
+  const startTribe = p ? ctx.board.tribeById.get(p.light_tribe) : null;
+  if (s.step === "start") {
+    return el("div", {},
+      turnHeader(ctx, "phase_deployment"),
+      el("p", { class: "hint" }, t("deploy_hint")),
+      picker.node,
+      el("section", { class: "panel" }, el("h3", {}, t("deploy_start_title")),
+        commandForm(ctx, { type: "deploy_start", transform, intro: t("deploy_start_hint"), spec: [
+          { name: "armies", kind: "count", min: 1, value: 3, label: t("field_group_size") },
+          startTribe?.start_region
+            ? null
+            : { name: "region", kind: "region", optional: true, help: t("deploy_start_region_help") },
+        ].filter(Boolean) })));
+  }
   return el("div", {},
     turnHeader(ctx, "phase_deployment"),
-    el("p", { class: "hint" }, t("deploy_hint")),
+    el("p", { class: "hint" }, t("deploy_draft_hint", { n: s.raw.draft_round ?? "" })),
     picker.node,
-    needStart ? el("section", { class: "panel" }, el("h3", {}, t("deploy_start_title")),
-      commandForm(ctx, { type: "deploy_start", transform, intro: t("deploy_start_hint"), spec: [
-        { name: "armies", kind: "count", min: 1, value: 3 },
-        { name: "region", kind: "region", optional: true, help: t("deploy_start_region_help") },
-      ] })) : null,
     el("section", { class: "panel" }, el("h3", {}, t("deploy_title")),
       commandForm(ctx, { type: "deploy", transform, spec: [
         { name: "region", kind: "region" },
         { name: "realm", kind: "realm", value: "light" },
-        { name: "armies", kind: "count", min: 1, value: 2 },
+        { name: "armies", kind: "count", min: 1, value: 2, label: t("field_group_size") },
         { name: "wild", kind: "check", optional: true, label: t("field_wild") },
       ] })),
     el("div", { class: "row" },
-      el("div", {}, commandFormButton(ctx, t("skip_deploy"), { type: "skip_deploy" }, transform)),
-      commandButton(ctx, t("finish_deployment"), { type: "finish_deployment" }, { primary: true })));
-}
-
-/** A one-button command that still needs the acting player filled in. */
-function commandFormButton(ctx, label, command, transform) {
-  return commandForm(ctx, { type: command.type, submitLabel: label, transform });
+      commandForm(ctx, { type: "skip_deploy", submitLabel: t("skip_deploy"), transform })),
+    s.done.length === 0 && s.raw.draft_round > 1
+      ? el("section", { class: "panel" }, el("p", { class: "hint" }, t("finish_deployment_hint")),
+        commandButton(ctx, t("finish_deployment"), { type: "finish_deployment" }, { primary: true }))
+      : null);
 }
 
 function resourcesPanel(ctx) {
   const s = ctx.state;
-  const done = new Set(s.raw.resources_done ?? s.players.filter((p) => p.gold || p.energy).map((p) => p.color));
+  const done = new Set(s.done);
   return el("div", {},
     el("h2", {}, t("phase_resources")),
     el("p", { class: "hint" }, t("resources_hint")),
-    s.players.map((p) => el("section", { class: "panel", "data-player": p.color },
-      el("h3", {}, who(p.color, p.name), done.has(p.color) ? el("span", { class: "marker" }, " ✓ " + t("done")) : null),
-      done.has(p.color) ? el("p", {}, t("resources_have", { gold: p.gold, energy: p.energy })) :
-        commandForm(ctx, { type: "starting_resources", fixed: { player: p.color }, spec: [
-          { name: "gold", kind: "count", min: 0, value: 0 },
-          { name: "energy", kind: "count", min: 0, value: 0 },
-        ] }))));
+    s.players.map((p) => {
+      const tribes = [ctx.board.tribeById.get(p.light_tribe), ctx.board.tribeById.get(p.dark_tribe)];
+      const printed = (res) => (tribes.every((x) => typeof x?.[`start_${res}`] === "number")
+        ? tribes.reduce((a, x) => a + x[`start_${res}`], 0) : 0);
+      return el("section", { class: "panel", "data-player": p.color },
+        el("h3", {}, who(p.color, p.name), done.has(p.color) ? el("span", { class: "marker" }, " ✓ " + t("done")) : null),
+        done.has(p.color) ? el("p", {}, t("resources_have", { gold: p.gold, energy: p.energy })) :
+          commandForm(ctx, { type: "starting_resources", fixed: { player: p.color }, submitLabel: t("take_resources"), spec: [
+            { name: "gold", kind: "count", min: 0, value: printed("gold") },
+            { name: "energy", kind: "count", min: 0, value: printed("energy") },
+          ] }));
+    }));
 }
 
 function reinforcementsPanel(ctx) {
@@ -95,7 +106,9 @@ function reinforcementsPanel(ctx) {
   const p = s.active ? s.player(s.active) : null;
   const picker = actingPlayer(ctx);
   const allowance = p ? { light: Math.floor(p.limbo.light / 3), dark: Math.floor(p.limbo.dark / 3) } : null;
+  const justScored = s.lastScore && s.lastScore.round === s.round - 1 && s.done.length === 0;
   return el("div", {},
+    justScored ? lastScoring(ctx) : null,
     turnHeader(ctx, "phase_reinforcements"),
     picker.node,
     allowance ? el("p", { class: "hint" }, t("reinforce_allowance", allowance)) : null,

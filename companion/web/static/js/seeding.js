@@ -53,18 +53,26 @@ export function seedingPanel(ctx) {
   split = splitEditor(ctx, () => editor.counts());
   split.draw();
   const error = el("div", { class: "error", hidden: true, role: "alert" });
+  const accept = el("input", { type: "checkbox", id: "seed-accept" });
+  const acceptRow = el("label", { class: "field inline", hidden: true }, accept, " ", t("accept_anyway"));
   const go = el("button", { type: "button", class: "btn primary big", id: "seed-apply", onclick: async () => {
     go.disabled = true;
     showError(error, null);
     const command = { type: "seed_tower", tray: compact(editor.counts()), limbo_split: split.get() };
     if (reading?.counts) command.camera_counts = compact(reading.counts);
+    if (accept.checked) command.accept_impossible = true;
     try { await ctx.send(command); manual = false; }
-    catch (err) { showError(error, err); go.disabled = false; }
+    catch (err) {
+      showError(error, err);
+      // An impossible reading may be accepted explicitly, after a recount.
+      if (err.kind === "ImpossibleReadingError") acceptRow.hidden = false;
+      go.disabled = false;
+    }
   } }, t("seed_apply"));
   host.append(el("section", { class: "panel" }, el("h3", {}, t("reading_title")), editor.node),
     el("section", { class: "panel" }, el("h3", {}, t("seed_split_title")), el("p", { class: "hint" }, t("seed_split_hint")), split.node),
     el("p", { class: "hint" }, t("seed_green_back")),
-    error, el("div", { class: "row" }, go,
+    error, acceptRow, el("div", { class: "row" }, go,
       el("button", { type: "button", class: "btn", onclick: () => { ctx.reading = null; manual = false; ctx.rerender(true); } }, t("recount"))));
   return host;
 }

@@ -14,8 +14,8 @@ function playerList(raw) {
       light: num(p.limbo?.light ?? p.light_limbo ?? p.limbo_light),
       dark: num(p.limbo?.dark ?? p.dark_limbo ?? p.limbo_dark),
     },
-    passed: Boolean(p.passed),
-    cards: p.cards ?? p.region_cards ?? [],
+    passed: false,
+    cards: [],
   }));
 }
 
@@ -44,21 +44,26 @@ function regionCells(raw) {
 
 export function normaliseState(raw) {
   const s = raw || {};
-  const players = playerList(s);
+  const passed = s.passed && !Array.isArray(s.passed) ? s.passed : {};
+  const players = playerList(s).map((p) => ({ ...p, passed: p.passed || p.color in passed }));
   const byColour = new Map(players.map((p) => [p.color, p]));
   const cells = regionCells(s);
-  const holders = { ...(s.card_holders ?? s.region_cards ?? {}) };
-  for (const p of players) for (const card of p.cards || []) if (!(card in holders)) holders[card] = p.color;
-  const finished = Boolean(s.finished ?? s.game_over ?? (s.phase === "finished" || s.phase === "game_over" || s.phase === "end"));
+  const holders = { ...(s.cards ?? s.card_holders ?? {}) };
+  for (const p of players) p.cards = Object.entries(holders).filter(([, c]) => c === p.color).map(([r]) => r);
+  const finished = s.phase === "over" || Boolean(s.result);
+  const scores = Array.isArray(s.scores) ? s.scores : [];
   return {
     raw: s,
     version: s.version,
     phase: s.phase || "",
+    step: s.step || "",
     round: s.round ?? null,
-    rounds: s.rounds ?? s.total_rounds ?? null,
-    firstPlayer: s.first_player ?? null,
-    active: s.active_player ?? s.current_player ?? s.turn ?? null,
-    order: s.turn_order ?? s.order ?? players.map((p) => p.color),
+    rounds: s.rounds ?? null,
+    firstPlayer: s.first_player || null,
+    markerHolder: s.marker_holder || null,
+    active: s.turn ?? null,
+    done: s.done || [],
+    order: players.map((p) => p.color),
     players,
     player: (c) => byColour.get(c),
     cell(realm, id) {
@@ -67,17 +72,17 @@ export function normaliseState(raw) {
     },
     holder: (regionId) => holders[regionId] ?? null,
     tray: s.tray || {},
-    interior: s.tower_interior ?? s.interior ?? {},
-    greenSupply: s.green_supply ?? s.supply?.green ?? null,
+    interior: s.interior || {},
+    greenSupply: s.green_supply ?? null,
     battle: s.battle ?? null,
     warnings: s.warnings || [],
-    scoring: s.last_scoring ?? s.scoring ?? s.scores ?? null,
-    standings: s.standings ?? s.final_standings ?? null,
-    winner: s.winner ?? s.winners ?? null,
+    scores,
+    lastScore: scores.length ? scores[scores.length - 1] : null,
+    result: s.result ?? null,
+    standings: s.result?.standings ?? [],
+    winners: s.result?.winners ?? [],
+    shared: Boolean(s.result?.shared),
     finished,
-    deployment: s.deployment ?? null,
-    pending: s.pending ?? s.waiting_for ?? null,
-    history: s.history ?? s.log ?? null,
     board: s.board ?? null,
   };
 }
