@@ -154,13 +154,17 @@ class GameLog:
             conn = self._idle.pop() if self._idle else None
         if conn is None:
             conn = self._open()
-        healthy = False
         try:
             yield conn
-            healthy = not conn.in_transaction
         finally:
+            # A refused command (e.g. a version conflict) leaves a healthy connection: keep it
+            # unless a transaction is still open, which only a failed ROLLBACK would leave.
             with self._lock:
-                keep = healthy and not self._closed and len(self._idle) < _MAX_IDLE_CONNECTIONS
+                keep = (
+                    not conn.in_transaction
+                    and not self._closed
+                    and len(self._idle) < _MAX_IDLE_CONNECTIONS
+                )
                 if keep:
                     self._idle.append(conn)
             if not keep:
