@@ -1,0 +1,288 @@
+"""The actions phase: army spaces, tribe specials and magic cards (everything but the battle).
+
+Every action checks, in order: the action space is still free this round → the tribe special
+(if any) → armies and regions → the price; then it pays and hands the turn on.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from typing import Any
+
+from . import commands as c
+from .board import Cost
+from .checks import advance_turn, can_pay, needs_army, region_id, use_space
+from .colors import display, other_realm
+from .effects import Changes
+from .errors import IllegalActionError, InvalidCommandError, NotEnoughArmiesError
+from .state import GameState
+
+BUILD_VP = {"portal": 1, "shrine": 1, "capital": 2}
+TRANSITION_3 = Cost(gold=1, energy=2)
+MOVE = Cost(gold=1)
+MAGIC = {  # command → (magic card / space, cost)
+    "transition_5": ("transition_5", Cost(gold=1, energy=4)),
+    "draw_conflict_card": ("conflict_or_marker", Cost(gold=1)),
+    "take_first_player": ("conflict_or_marker", Cost(gold=1)),
+    "take_over_card": ("take_over_or_shrine", Cost(gold=2, energy=2)),
+    "magic_shrine": ("take_over_or_shrine", Cost(gold=2, energy=2)),
+    "draw_two_cards": ("two_cards_or_transition_2", Cost(gold=2)),
+    "transition_2": ("two_cards_or_transition_2", Cost(gold=2)),
+}
+Node = tuple[str, str]  # (region, realm)
+
+
+def special_of(state: GameState, color: str, action: str, tribe: str | None = None):
+    """The player's dark-tribe special for ``action``; only that tribe's player may use it."""
+    p = state.player(color)
+    t = state.board.tribes[p.dark_tribe]
+    if t.special is None or t.special.action != action or (tribe is not None and t.id != tribe):
+        raise IllegalActionError(
+            f"{display(color)} plays the {t.name}, who do not have this special action.")
+    return t.special
+
+
+def _pay(state: GameState, ch: Changes, color: str, cost: Cost, what: str) -> None:
+    can_pay(state, color, cost.gold, cost.energy, what)
+    ch.pay(color, cost.gold, cost.energy)
+
+
+def extract(state: GameState, cmd: c.ExtractGold | c.ExtractEnergy) -> Changes:
+    ch = Changes()
+    resource = "gold" if cmd.type == "extract_gold" else "energy"
+    special = getattr(cmd, "special", False)
+    if special:
+        special_of(state, cmd.player, "extract_gold")
+    use_space(state, ch, cmd.player, "special" if special else cmd.type, f"extract {resource}")
+    needs_army(state, cmd.player, cmd.region, cmd.realm, f"extract {resource} there")
+    printed = state.board.regions[cmd.region].yields(cmd.realm).get(resource)
+    if printed is None and cmd.amount is None:
+        raise InvalidCommandError(
+            f"The board data does not know the {resource} of {state.label(cmd.region, cmd.realm)} yet; "
+            f"enter the amount printed on the region card.")
+    if printed is not None and cmd.amount is not None and cmd.amount != printed:
+        raise IllegalActionError(
+            f"{state.label(cmd.region, cmd.realm)} yields {printed} {resource}, not {cmd.amount}; "
+            f"if the card says otherwise, correct the board data.")
+    ch.player(cmd.player, resource, printed if printed is not None else cmd.amount)
+    advance_turn(state, cmd.player, ch)
+    return ch
+
+
+def transition_3(state: GameState, cmd: c.Transition3) -> Changes:
+    ch = Changes()
+    cost = special_of(state, cmd.player, "transition_3").cost if cmd.special else TRANSITION_3
+    use_space(state, ch, cmd.player, "special" if cmd.special else "transition_3", "transition of 3")
+    needs_army(state, cmd.player, cmd.region, cmd.realm, "bring armies there from the limbo")
+    limbo = state.player(cmd.player).limbo[cmd.realm]
+    armies = cmd.armies if cmd.armies is not None else min(3, limbo)
+    if armies > 3:
+        raise IllegalActionError("A transition of 3 brings at most 3 armies from the limbo.")
+    if armies < 1 or armies > limbo:
+        raise NotEnoughArmiesError(
+            f"{display(cmd.player)} has {limbo} armies in the {cmd.realm} limbo"
+            + (f", not {armies}." if armies else "; there is nothing to bring."))
+    _pay(state, ch, cmd.player, cost, "a transition of 3")
+    ch.limbo(cmd.player, cmd.realm, -armies)
+    ch.armies(cmd.region, cmd.realm, cmd.player, armies)
+    advance_turn(state, cmd.player, ch)
+    return ch
+
+
+def _building_allowed(state: GameState, ch: Changes, region: str, realm: str, building: str) -> None:
+    here = state.region(region, realm)
+    label = state.label(region, realm)
+    if building == "portal":
+        if here.portal:
+            raise IllegalActionError(f"{label} already has a portal.")
+        return
+    if here.building is not None:
+        raise IllegalActionError(
+            f"{label} already has a {here.building}; a region holds a shrine or a capital, not both.")
+    if building == "capital":
+        area = state.board.regions[region].area
+        if area is None or not state.board.area_complete(area):
+            ch.warn(f"The area of {state.label(region)} is not fully entered yet — the one-capital-per-area "
+                    f"rule was checked only against the regions entered.")
+        if area is not None:
+            for other in state.board.area_regions(area):
+                if state.region(other, realm).building == "capital":
+                    raise IllegalActionError(
+                        f"{state.board.areas[area].name} ({realm}) already has a capital in "
+                        f"{state.label(other)}; there can be only one capital per area.")
+
+
+def _build(state: GameState, ch: Changes, color: str, region: str, realm: str, building: str) -> None:
+    if building == "portal":
+        ch.portal(region, realm)
+    else:
+        ch.building(region, realm, building)
+    ch.player(color, "vp", BUILD_VP[building])
+
+
+def construct(state: GameState, cmd: c.Construct) -> Changes:
+    ch = Changes()
+    use_space(state, ch, cmd.player, "construct", "construct")
+    needs_army(state, cmd.player, cmd.region, cmd.realm, f"build a {cmd.building} there")
+    _building_allowed(state, ch, cmd.region, cmd.realm, cmd.building)
+    p = state.player(cmd.player)
+    printed = None
+    for tribe in (state.board.tribes[p.light_tribe], state.board.tribes[p.dark_tribe]):
+        printed = printed or tribe.costs.get(cmd.building)
+    if printed is None and cmd.cost is None:
+        raise InvalidCommandError(
+            f"The board data does not know what a {cmd.building} costs {display(cmd.player)}; "
+            f"enter the cost printed on the player board.")
+    given = Cost(**cmd.cost) if cmd.cost is not None else None
+    if printed is not None and given is not None and given != printed:
+        raise IllegalActionError(
+            f"A {cmd.building} costs {display(cmd.player)} {printed.energy} energy and {printed.gold} gold, "
+            f"not {given.energy} energy and {given.gold} gold.")
+    _pay(state, ch, cmd.player, printed or given, f"a {cmd.building}")
+    _build(state, ch, cmd.player, cmd.region, cmd.realm, cmd.building)
+    advance_turn(state, cmd.player, ch)
+    return ch
+
+
+def demons_shrine(state: GameState, cmd: c.DemonsShrine) -> Changes:
+    ch = Changes()
+    cost = special_of(state, cmd.player, "demons_shrine").cost
+    use_space(state, ch, cmd.player, "special", "Demons' shrine")
+    needs_army(state, cmd.player, cmd.region, cmd.realm, "build a shrine there")
+    _building_allowed(state, ch, cmd.region, cmd.realm, "shrine")
+    _pay(state, ch, cmd.player, cost, "a shrine")
+    _build(state, ch, cmd.player, cmd.region, cmd.realm, "shrine")
+    advance_turn(state, cmd.player, ch)
+    return ch
+
+
+# --- moving -------------------------------------------------------------------------------
+
+
+def step(state: GameState, a: Node, b: Node) -> bool | None:
+    """Can armies go from a to b in one step? Twins only through a portal built at a."""
+    if a[1] == b[1]:
+        return False if a[0] == b[0] else state.board.adjacent(a[0], b[0])
+    return a[0] == b[0] and state.region(*a).portal
+
+
+def _route(state: GameState, color: str, start: Node, goal: Node, allow_unknown: bool) -> bool:
+    """Breadth-first search through regions holding own armies."""
+    seen, todo = {start}, deque([start])
+    nodes = [(r, realm) for realm in state.regions for r in state.board.regions]
+    while todo:
+        here = todo.popleft()
+        for nxt in nodes:
+            if nxt in seen:
+                continue
+            ok = step(state, here, nxt)
+            if ok or (ok is None and allow_unknown):
+                if nxt == goal:
+                    return True
+                if state.armies(nxt[0], nxt[1], color) > 0:
+                    seen.add(nxt)
+                    todo.append(nxt)
+    return False
+
+
+def check_path(state: GameState, ch: Changes, color: str, nodes: list[Node], what: str) -> None:
+    """Every step must be possible; unknown adjacency is a warning, never a refusal."""
+    for a, b in zip(nodes, nodes[1:]):
+        ok = step(state, a, b)
+        if ok is False:
+            via = " (a portal leads only from the region where it was built to its twin)" if a[1] != b[1] else ""
+            raise IllegalActionError(
+                f"{state.label(*a)} does not border {state.label(*b)}, so {what} cannot go that way{via}.")
+        if ok is None:
+            ch.warn(f"The adjacency of {state.label(a[0])} and {state.label(b[0])} is not entered yet — not checked.")
+
+
+def move(state: GameState, cmd: c.Move) -> Changes:
+    ch = Changes()
+    use_space(state, ch, cmd.player, "attack_or_move", "attack or move")
+    src: Node = (region_id(state, cmd.source), cmd.realm)
+    dst: Node = (region_id(state, cmd.target), cmd.target_realm or cmd.realm)
+    if src == dst:
+        raise IllegalActionError("Armies must move to another region.")
+    have = state.armies(*src, cmd.player)
+    if cmd.armies > have - 1:
+        raise NotEnoughArmiesError(
+            f"{display(cmd.player)} has only {have} armies in {state.label(*src)} and must leave one "
+            f"behind, so at most {max(have - 1, 0)} can move.")
+    needs_army(state, cmd.player, dst[0], dst[1], "move armies there (armies move only to own regions)")
+    if cmd.path is not None:
+        nodes = [src] + [(region_id(state, w.region), w.realm or cmd.realm) for w in cmd.path] + [dst]
+        for n in nodes[1:-1]:
+            needs_army(state, cmd.player, n[0], n[1], "move armies through it")
+        check_path(state, ch, cmd.player, nodes, "the armies")
+    elif not _route(state, cmd.player, src, dst, allow_unknown=False):
+        if not _route(state, cmd.player, src, dst, allow_unknown=True):
+            raise IllegalActionError(
+                f"There is no way from {state.label(*src)} to {state.label(*dst)} through regions "
+                f"holding {display(cmd.player)}'s armies.")
+        ch.warn(f"The way from {state.label(*src)} to {state.label(*dst)} uses adjacencies not entered "
+                f"yet — not checked.")
+    _pay(state, ch, cmd.player, MOVE, "a move")
+    ch.armies(*src, cmd.player, -cmd.armies)
+    ch.armies(*dst, cmd.player, cmd.armies)
+    advance_turn(state, cmd.player, ch)
+    return ch
+
+
+# --- magic cards --------------------------------------------------------------------------
+
+
+def magic(state: GameState, cmd: c.Command) -> tuple[Changes, dict[str, Any]]:
+    ch = Changes()
+    card, cost = MAGIC[cmd.type]
+    use_space(state, ch, cmd.player, f"magic:{card}", "magic card " + card.replace("_", " "))
+    info: dict[str, Any] = {}
+    if cmd.type in ("transition_5", "transition_2"):
+        most = 5 if cmd.type == "transition_5" else 2
+        total = sum(p.armies for p in cmd.placements)
+        limbo = state.player(cmd.player).limbo[cmd.realm]
+        if not 1 <= total <= most:
+            raise IllegalActionError(f"This transition brings 1 to {most} armies, not {total}.")
+        if total > limbo:
+            raise NotEnoughArmiesError(
+                f"{display(cmd.player)} has only {limbo} armies in the {cmd.realm} limbo, not {total}.")
+        for p in cmd.placements:
+            if p.realm not in (None, cmd.realm):
+                raise IllegalActionError("All armies of a transition go to regions of the limbo's realm.")
+            needs_army(state, cmd.player, p.region, cmd.realm, "bring armies there from the limbo")
+        _pay(state, ch, cmd.player, cost, "this magic card")
+        for p in cmd.placements:
+            ch.armies(p.region, cmd.realm, cmd.player, p.armies)
+        ch.limbo(cmd.player, cmd.realm, -total)
+    elif cmd.type == "take_first_player":
+        if state.marker_holder == cmd.player:
+            raise IllegalActionError(f"{display(cmd.player)} already holds the first-player marker.")
+        _pay(state, ch, cmd.player, cost, "the first-player marker")
+        ch.set("marker_holder", cmd.player)
+    elif cmd.type in ("draw_conflict_card", "draw_two_cards"):
+        _pay(state, ch, cmd.player, cost, "drawing conflict cards")  # hands are not tracked
+    elif cmd.type == "magic_shrine":
+        needs_army(state, cmd.player, cmd.region, cmd.realm, "build a shrine there")
+        _building_allowed(state, ch, cmd.region, cmd.realm, "shrine")
+        _pay(state, ch, cmd.player, cost, "a shrine")
+        _build(state, ch, cmd.player, cmd.region, cmd.realm, "shrine")
+    elif cmd.type == "take_over_card":
+        needs_army(state, cmd.player, cmd.region, cmd.realm, "claim its card")
+        holder = state.cards[cmd.region]
+        if holder == cmd.player:
+            raise IllegalActionError(f"{display(cmd.player)} already holds the {state.label(cmd.region)} card.")
+        if holder is None:
+            raise IllegalActionError(
+                f"Nobody holds the {state.label(cmd.region)} card, so there is no one to compare armies with.")
+        twin = other_realm(cmd.realm)
+        mine, theirs = state.armies(cmd.region, cmd.realm, cmd.player), state.armies(cmd.region, twin, holder)
+        _pay(state, ch, cmd.player, cost, "taking over a region card")
+        success = mine > theirs
+        if success:
+            ch.card(cmd.region, cmd.player)
+        else:
+            ch.warn(f"{display(cmd.player)} has {mine} armies in {state.label(cmd.region, cmd.realm)}, "
+                    f"{display(holder)} has {theirs} in {state.label(cmd.region, twin)}: nothing happens.")
+        info["take_over"] = {"from": holder, "mine": mine, "theirs": theirs, "success": success}
+    advance_turn(state, cmd.player, ch)
+    return ch, info

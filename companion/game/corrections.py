@@ -1,0 +1,91 @@
+"""``correct``: a logged manual fix. The table is the truth; the event keeps the reason.
+
+Each entry sets an absolute value; cubes that appear or vanish this way are booked in
+``unaccounted`` so the cube accounting stays exact.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from . import commands as c
+from .battle import validate_counts
+from .checks import region_id
+from .colors import REALMS
+from .effects import Changes
+from .errors import InvalidBattleError, InvalidCommandError
+from .state import GameState
+
+
+def _get(entry: Any, key: str, kind: str) -> Any:
+    if key not in entry:
+        raise InvalidCommandError(f"Each {kind} correction needs {key!r}.")
+    return entry[key]
+
+
+def _count(v: Any, what: str) -> int:
+    if isinstance(v, bool) or not isinstance(v, int) or v < 0:
+        raise InvalidCommandError(f"The corrected {what} must be a whole number of 0 or more.")
+    return v
+
+
+def _player(state: GameState, v: Any) -> str:
+    if v not in state.colors:
+        raise InvalidCommandError(f"{v!r} is not playing in this game.")
+    return v
+
+
+def _realm(v: Any) -> str:
+    if v not in REALMS:
+        raise InvalidCommandError("A correction's realm must be light or dark.")
+    return v
+
+
+def correct(state: GameState, cmd: c.Correct) -> Changes:
+    ch = Changes()
+    for e in cmd.armies:
+        region, realm = region_id(state, _get(e, "region", "armies")), _realm(_get(e, "realm", "armies"))
+        color = _player(state, _get(e, "color", "armies"))
+        delta = _count(_get(e, "count", "armies"), "number of armies") - state.armies(region, realm, color)
+        ch.armies(region, realm, color, delta)
+        ch.cubes("unaccounted", color, delta)
+    for e in cmd.limbo:
+        color, realm = _player(state, _get(e, "player", "limbo")), _realm(_get(e, "realm", "limbo"))
+        delta = _count(_get(e, "count", "limbo"), "limbo") - state.player(color).limbo[realm]
+        ch.limbo(color, realm, delta)
+        ch.cubes("unaccounted", color, delta)
+    for e in cmd.resources:
+        color = _player(state, _get(e, "player", "resources"))
+        for field in ("gold", "energy", "vp"):
+            if field in e:
+                ch.player(color, field, _count(e[field], field) - getattr(state.player(color), field))
+    for e in cmd.cards:
+        region = region_id(state, _get(e, "region", "card"))
+        holder = e.get("holder")
+        if holder is not None:
+            _player(state, holder)
+        ch.card(region, holder)
+    for e in cmd.buildings:
+        region, realm = region_id(state, _get(e, "region", "building")), _realm(_get(e, "realm", "building"))
+        if "building" in e:
+            if e["building"] not in (None, "shrine", "capital"):
+                raise InvalidCommandError("A corrected building must be none, shrine or capital.")
+            ch.building(region, realm, e["building"])
+        if "portal" in e:
+            if not isinstance(e["portal"], bool):
+                raise InvalidCommandError("A corrected portal must be true or false.")
+            ch.portal(region, realm, e["portal"])
+    if cmd.tray is not None:
+        try:
+            tray = validate_counts(cmd.tray, "The corrected tray")
+        except InvalidBattleError as err:
+            raise InvalidCommandError(str(err)) from None
+        for color in set(tray) | set(state.tray):
+            if color != "green" and color not in state.colors:
+                raise InvalidCommandError(f"{color!r} is not playing in this game.")
+            delta = tray.get(color, 0) - state.tray.get(color, 0)
+            ch.cubes("tray", color, delta)
+            ch.cubes("unaccounted", color, delta)
+    if not ch.effects:
+        raise InvalidCommandError("The correction changes nothing.")
+    return ch

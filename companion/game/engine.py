@@ -1,0 +1,192 @@
+"""The reducer: ``decide`` turns a command into one event, ``evolve`` folds an event.
+
+Guards run in a fixed order: well-formed (parse) → allowed in this phase (a finished game allows
+only undo) → right player → rule checks → the event. ``decide`` never changes the state; a
+rejected command raises a :class:`GameError` and nothing happened. An event is a JSON-safe dict:
+``{"type", "command", "effects", "warnings", …}`` plus what the table needs to see (battle
+result, scoring breakdown); ``evolve`` only applies its effects, so replay never recomputes rules.
+
+Undo is data: ``{"type": "undo", "undoes": seq}`` where seq is the 1-based number of the event
+in this game's log (= ``state.version`` right after it). Folding an undo rebuilds the state from
+the log without the undone events; a repeated undo goes further back. Throws of the tower
+(``seed_tower``, ``resolve_battle``) cannot be undone.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from . import actions, corrections, rounds, setup, warfare
+from . import commands as c
+from .battle import validate_counts
+from .board import Board
+from .colors import display
+from .effects import Changes, apply, clone
+from .errors import (GameOverError, InvalidCommandError, NotYourTurnError, UndoNotAllowedError,
+                     WrongPhaseError)
+from .state import GameState, PlayerState
+
+THROWS = ("seed_tower", "resolve_battle")
+ACTIONS = ("actions",)
+
+
+@dataclass(frozen=True)
+class Rule:
+    phases: tuple[str, ...]  # "phase" or "phase/step"
+    turn: bool  # only the player whose turn it is may send it
+    handler: Callable[[GameState, Any], Changes | tuple[Changes, dict[str, Any]]]
+
+
+RULES: dict[str, Rule] = {
+    "deploy_start": Rule(("deployment/start",), True, setup.deploy_start),
+    "deploy": Rule(("deployment/draft",), True, setup.deploy),
+    "skip_deploy": Rule(("deployment/draft",), True, setup.skip_deploy),
+    "finish_deployment": Rule(("deployment/draft",), False, setup.finish_deployment),
+    "starting_resources": Rule(("resources",), False, setup.starting_resources),
+    "seed_tower": Rule(("seeding",), False, setup.seed_tower),
+    "reinforce": Rule(("reinforcements",), True, rounds.reinforce),
+    "start_actions": Rule(("planning",), False, rounds.start_actions),
+    "extract_gold": Rule(ACTIONS, True, actions.extract),
+    "extract_energy": Rule(ACTIONS, True, actions.extract),
+    "transition_3": Rule(ACTIONS, True, actions.transition_3),
+    "construct": Rule(ACTIONS, True, actions.construct),
+    "demons_shrine": Rule(ACTIONS, True, actions.demons_shrine),
+    "attack": Rule(ACTIONS, True, warfare.attack),
+    "resolve_battle": Rule(("battle",), False, warfare.resolve),
+    "move": Rule(ACTIONS, True, actions.move),
+    **{k: Rule(ACTIONS, True, actions.magic) for k in actions.MAGIC},
+    "forfeit": Rule(ACTIONS, True, rounds.forfeit),
+    "pass": Rule(ACTIONS, True, rounds.pass_turn),
+    "score_round": Rule(("scoring",), False, rounds.score_round),
+    "correct": Rule(("deployment", "resources", "seeding", "reinforcements", "planning", "actions",
+                     "scoring"), False, corrections.correct),
+}
+
+PHASE_WORDS = {
+    "deployment/start": "every player deploys to their start region",
+    "deployment/draft": "the conflict-card deployment rounds",
+    "resources": "taking the starting resources", "seeding": "seeding the tower",
+    "reinforcements": "reinforcements", "planning": "planning", "actions": "actions",
+    "battle": "a battle waiting for the tray count", "scoring": "scoring",
+}
+
+
+def _where(state: GameState) -> str:
+    return f"{state.phase}/{state.step}" if state.phase == "deployment" else state.phase
+
+
+def decide(state: GameState | None, command: c.Command | Mapping[str, Any]) -> dict[str, Any]:
+    """The one event this command causes; raises a GameError (and changes nothing) otherwise."""
+    cmd = command if isinstance(command, c.Command) else c.parse_command(command)
+    if isinstance(cmd, c.NewGame):
+        if state is not None:
+            raise WrongPhaseError("This game has already started; start a new game instead.")
+        record = cmd.to_dict()
+        record.pop("board", None)  # the event carries the validated snapshot once
+        return {"type": "new_game", "command": record, **setup.new_game_event(cmd),
+                "effects": [], "warnings": []}
+    if state is None:
+        raise WrongPhaseError("Start a new game first.")
+    if isinstance(cmd, c.Undo):
+        return _decide_undo(state, cmd)
+    rule = RULES[cmd.type]
+    if state.phase == "over":
+        raise GameOverError("The game is over; only undo is still possible.")
+    where = _where(state)
+    if where not in rule.phases and state.phase not in rule.phases:
+        if state.phase == "battle":
+            raise WrongPhaseError("A battle is waiting for the tray count; confirm it (or undo the attack) first.")
+        raise WrongPhaseError(f"{cmd.type.replace('_', ' ').capitalize()} is not possible now: "
+                              f"the game is at {PHASE_WORDS.get(where, where)}.")
+    player = getattr(cmd, "player", None)
+    if player is not None and player not in state.colors:
+        raise InvalidCommandError(f"{display(player)} is not playing in this game.")
+    if rule.turn and state.turn != player:
+        raise NotYourTurnError(f"It is {display(state.turn or '')}'s turn, not {display(player)}'s.")
+    out = rule.handler(state, cmd)
+    ch, info = out if isinstance(out, tuple) else (out, {})
+    return {"type": cmd.type, "command": cmd.to_dict(), "effects": ch.effects,
+            "warnings": ch.warnings, **info}
+
+
+def _undone(log: list[dict[str, Any]]) -> set[int]:
+    return {e["undoes"] for e in log if e["type"] == "undo"}
+
+
+def _decide_undo(state: GameState, cmd: c.Undo) -> dict[str, Any]:
+    undone = _undone(state.log)
+    for i in range(len(state.log) - 1, -1, -1):
+        e, seq = state.log[i], i + 1
+        if seq in undone or e["type"] == "undo":
+            continue
+        if e["type"] == "new_game":
+            break
+        if e["type"] in THROWS:
+            raise UndoNotAllowedError("The cubes have already been thrown — correct the count instead.")
+        return {"type": "undo", "command": cmd.to_dict(), "undoes": seq, "undone_type": e["type"],
+                "effects": [], "warnings": [f"Undone: {e['type'].replace('_', ' ')}."]}
+    raise UndoNotAllowedError("There is nothing left to undo.")
+
+
+def _initial(event: Mapping[str, Any]) -> GameState:
+    board = Board.from_dict(event["board"])
+    players = [PlayerState(p["color"], p["name"], p["light_tribe"], p["dark_tribe"]) for p in event["players"]]
+    s = GameState.empty(board, players, event["rounds"])
+    s.title = event.get("title", "")
+    s.first_player = s.marker_holder = s.turn = event["first_player"]
+    return s
+
+
+def _fold(events: list[dict[str, Any]]) -> GameState:
+    """The state after all events of a log, undo included (undone events are skipped)."""
+    if not events or events[0]["type"] != "new_game":
+        raise ValueError("A game log must start with its new_game event.")
+    undone = _undone(events)
+    state = _initial(events[0])
+    for seq, e in enumerate(events[1:], start=2):
+        if seq not in undone and e["type"] != "undo":
+            apply(state, e["effects"])  # state is private to this fold: apply in place
+    state.version = len(events)
+    state.log = list(events)
+    state.warnings = list(events[-1].get("warnings", []))
+    return state
+
+
+def evolve(state: GameState | None, event: Mapping[str, Any]) -> GameState:
+    """The state after one more event. Pure: the given state is not changed."""
+    event = dict(event)
+    if event["type"] == "new_game":
+        if state is not None:
+            raise ValueError("A new_game event can only start a log.")
+        return _fold([event])
+    if state is None:
+        raise ValueError("The first event of a game must be new_game.")
+    if event["type"] == "undo":
+        return _fold(state.log + [event])
+    new = clone(state)
+    apply(new, event["effects"])
+    new.version = state.version + 1
+    new.log = state.log + [event]
+    new.warnings = list(event.get("warnings", []))
+    return new
+
+
+def replay(events: Iterable[Any]) -> GameState:
+    """Fold a stored log: dicts, or objects with ``.payload`` (and ``.type``) as the store keeps them."""
+    out = []
+    for e in events:
+        if not isinstance(e, Mapping):
+            payload = dict(e.payload)
+            payload.setdefault("type", e.type)
+            e = payload
+        out.append(dict(e))
+    return _fold(out)
+
+
+def preview_battle(state: GameState, counts: Mapping[str, int]) -> dict[str, Any]:
+    """What these tray counts would do to the pending battle: ``{result, impossible, explanation}``."""
+    if state.battle is None:
+        raise WrongPhaseError("There is no battle waiting for a tray count.")
+    return warfare.preview(state, validate_counts(counts))
