@@ -1,0 +1,361 @@
+"""The tower as the web layer sees it: camera + buttons + LED (+ simulator off the Pi).
+
+:class:`Tower` owns the devices and survives their failure. A camera or GPIO that is missing at
+start or fails mid-game is recorded with a message for the screen; the tower keeps working with
+what is left (on-screen buttons, counts entered by hand) and tries to reconnect at most every
+``retry_interval`` seconds, whenever :meth:`Tower.status` or a count asks for the device.
+A camera found by auto-detection is reopened as that same backend — a Pi camera that drops out
+is never silently replaced by a simulated picture.
+
+LED: ``counting`` while a count runs, else ``error`` while a device is missing, else
+``attention`` after a timeout/cancel or when the web layer asks for it, else ``ready``.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import Any
+
+from companion.hw.camera import Camera, open_camera
+from companion.hw.controls import BUTTONS, TowerControls, make_pin_factory
+from companion.hw.counting import CountOutcome, CountSession
+from companion.hw.errors import (
+    CameraUnavailableError,
+    CountCancelledError,
+    CountInProgressError,
+    CountTimeoutError,
+    GpioUnavailableError,
+    HardwareError,
+    NotCalibratedError,
+    UnknownButtonError,
+)
+from companion.hw.settings import hardware_settings
+from companion.hw.simulator import TowerSimulator, validate_cubes
+
+log = logging.getLogger(__name__)
+
+ButtonCallback = Callable[[str], None]
+
+
+class Tower:
+    """The one hardware object the web layer holds. Thread-safe; one count at a time."""
+
+    def __init__(
+        self,
+        *,
+        open_camera: Callable[[], Camera],
+        open_controls: Callable[[], TowerControls] | None,
+        simulator: TowerSimulator | None = None,
+        calibration: Any = None,
+        retry_interval: float = 5.0,
+        clock: Callable[[], float] = time.monotonic,
+        session_factory: Callable[..., CountSession] = CountSession,
+    ) -> None:
+        self.simulator = simulator
+        self.calibration = calibration
+        self.retry_interval = retry_interval
+        self._open_camera = open_camera
+        self._open_controls = open_controls
+        self._clock = clock
+        self._session_factory = session_factory
+        self._lock = threading.RLock()
+        self._count_lock = threading.Lock()
+        self._camera: Camera | None = None
+        self._camera_name: str | None = None
+        self._camera_error: str | None = None
+        self._camera_tried: float | None = None
+        self._controls: TowerControls | None = None
+        self._gpio_error: str | None = None
+        self._gpio_tried: float | None = None
+        self._session: CountSession | None = None
+        self._empty = None
+        self._attention = False
+        self._buttons: list[ButtonCallback] = []
+        self._watchers: list[Callable[[dict[str, Any]], None]] = []
+        self._connect_camera()
+        self._connect_gpio()
+        self._update_led()
+
+    # --- construction ------------------------------------------------------------------------
+    @classmethod
+    def from_settings(cls, settings: Any = None, environ: Mapping[str, str] | None = None) -> Tower:
+        """Real parts on a Pi, simulated elsewhere, as ``companion.config.Settings`` says."""
+        hw = hardware_settings(settings, environ)
+        simulator = TowerSimulator(seed=hw.sim_seed, retain_probability=hw.sim_retain,
+                                   release_probability=hw.sim_release)
+        options: dict[str, Any] = {
+            "folder": hw.camera_folder, "device": hw.camera_device, "size": hw.camera_size,
+            "channel_order": hw.channel_order, "simulator": simulator, "seed": hw.sim_seed,
+            "lock": _exposure_lock(hw.exposure_lock_path),
+        }
+        kind = {"value": hw.camera}
+
+        def camera_opener() -> Camera:
+            camera = open_camera(kind["value"], **options)
+            kind["value"] = camera.name  # reconnect to the same backend, never fall back
+            return camera
+
+        def controls_opener() -> TowerControls:
+            factory, _mock = make_pin_factory(hw.gpio)
+            return TowerControls(hw.pins, pin_factory=factory)
+
+        tower = cls(open_camera=camera_opener, open_controls=controls_opener,
+                    simulator=simulator, retry_interval=hw.retry_interval)
+        if kind["value"] != "synthetic":
+            tower.simulator = None  # a real (or replayed) camera: the players throw by hand
+        tower.calibration = _calibration(hw.calibration_path, simulated=tower.simulated)
+        return tower
+
+    @property
+    def simulated(self) -> bool:
+        """True when the camera picture is rendered from the tower simulator."""
+        return self.simulator is not None
+
+    # --- buttons and LED ---------------------------------------------------------------------
+    def on_button(self, callback: ButtonCallback) -> None:
+        """Call ``callback("count" | "cancel")`` for each press, from GPIO or the screen."""
+        self._buttons.append(callback)
+
+    def on_status(self, callback: Callable[[dict[str, Any]], None]) -> None:
+        """Call ``callback(status)`` whenever the LED, a device or the counting state changes."""
+        self._watchers.append(callback)
+
+    def press(self, button: str) -> None:
+        """The on-screen button: the same path as the tower's own button.
+
+        On mock pins the pin itself is driven; on real pins the press joins where the pin's
+        debounced press would; with no GPIO at all it goes straight to the listeners.
+        """
+        if button not in BUTTONS:
+            raise UnknownButtonError(f"There is no {button!r} button — use count or cancel.")
+        controls = self._controls
+        if controls is not None and controls.is_mock:
+            controls.press(button)
+        elif controls is not None:
+            controls.emit(button)
+        else:
+            self._button_pressed(button)
+
+    def set_attention(self, on: bool = True) -> None:
+        """Ask the players to look at a tablet (slow blink), e.g. for an impossible reading."""
+        self._attention = on
+        self._update_led()
+
+    # --- counting ----------------------------------------------------------------------------
+    def count_throw(self, thrown: Mapping[str, int], timeout: float = 20.0) -> CountOutcome:
+        """Throw ``thrown`` (simulated tower only; a real one was thrown by hand), then count.
+
+        Raises :class:`CountTimeoutError`, :class:`CountCancelledError`,
+        :class:`CameraUnavailableError`, :class:`NotCalibratedError`,
+        :class:`CountInProgressError`, or ``InvalidThrowError`` for bad ``thrown`` (nothing thrown).
+        """
+        cubes = validate_cubes(thrown)
+        return self._count(timeout, throw=cubes)
+
+    def recount(self, timeout: float = 20.0) -> CountOutcome:
+        """Count the tray again as it lies, without throwing (after a cancel or a timeout)."""
+        return self._count(timeout, throw=None)
+
+    def note_empty_tray(self) -> None:
+        """Photograph the tray now, while it is empty; the next count uses it to correct light."""
+        camera = self._require_camera()
+        try:
+            self._empty = camera.capture()
+        except CameraUnavailableError as exc:
+            self._camera_failed(exc)
+            raise
+
+    def cancel(self) -> None:
+        """Cancel the running count, if any (what the cancel button does)."""
+        session = self._session
+        if session is not None:
+            session.cancel()
+
+    # --- status ------------------------------------------------------------------------------
+    def status(self) -> dict[str, Any]:
+        """Camera and GPIO state and sentences for the screen; retries missing devices first."""
+        self._maybe_reconnect()
+        return self._status()
+
+    def close(self) -> None:
+        with self._lock:
+            if self._camera is not None:
+                self._camera.close()
+                self._camera = None
+            if self._controls is not None:
+                self._controls.close()
+                self._controls = None
+
+    # --- internals ---------------------------------------------------------------------------
+    def _count(self, timeout: float, throw: dict[str, int] | None) -> CountOutcome:
+        if not self._count_lock.acquire(blocking=False):
+            raise CountInProgressError()
+        try:
+            camera = self._require_camera()
+            if self.calibration is None:
+                raise NotCalibratedError()
+            try:
+                if throw is not None and self.simulator is not None:
+                    self.simulator.empty_tray()  # the players took every cube out of the tray
+                    self._empty = camera.capture()
+                    self.simulator.throw(throw)
+                session = self._session_factory(camera, self.calibration, empty=self._empty)
+                self._session = session
+                self._attention = False
+                self._update_led()
+                outcome = session.run(timeout=timeout)
+            except CameraUnavailableError as exc:
+                self._camera_failed(exc)
+                raise
+            except (CountTimeoutError, CountCancelledError):
+                self._attention = True
+                raise
+            self._empty = None  # the tray is no longer empty
+            return outcome
+        finally:
+            self._session = None
+            self._count_lock.release()
+            self._update_led()
+
+    def _button_pressed(self, button: str) -> None:
+        if button == "cancel":
+            self.cancel()
+        for callback in list(self._buttons):
+            try:
+                callback(button)
+            except Exception:  # a failing listener must not break the button
+                log.exception("tower button listener failed")
+
+    def _require_camera(self) -> Camera:
+        if self._camera is None:
+            self._connect_camera()
+        if self._camera is None:
+            raise CameraUnavailableError(self._camera_error)
+        return self._camera
+
+    def _connect_camera(self) -> None:
+        with self._lock:
+            self._camera_tried = self._clock()
+            try:
+                camera = self._open_camera()
+            except CameraUnavailableError as exc:
+                self._camera_error = _player_message(exc, CameraUnavailableError.default_message)
+                log.warning("camera unavailable: %s", exc)
+                return
+            self._camera, self._camera_name, self._camera_error = camera, camera.name, None
+        self._update_led()
+
+    def _camera_failed(self, exc: Exception) -> None:
+        with self._lock:
+            if self._camera is not None:
+                try:
+                    self._camera.close()
+                except Exception:  # already broken; closing is best effort
+                    log.debug("closing the failed camera failed", exc_info=True)
+            self._camera = None
+            self._camera_tried = self._clock()
+            self._camera_error = _player_message(exc, CameraUnavailableError.default_message)
+        log.warning("camera failed: %s", exc)
+        self._update_led()
+
+    def _connect_gpio(self) -> None:
+        if self._open_controls is None:
+            return
+        with self._lock:
+            self._gpio_tried = self._clock()
+            try:
+                controls = self._open_controls()
+            except HardwareError as exc:
+                self._gpio_error = _player_message(exc, GpioUnavailableError.default_message)
+                log.warning("gpio unavailable: %s", exc)
+                return
+            controls.add_listener(self._button_pressed)
+            self._controls, self._gpio_error = controls, None
+
+    def _maybe_reconnect(self) -> None:
+        now = self._clock()
+        if self._camera is None and now - (self._camera_tried or 0) >= self.retry_interval:
+            self._connect_camera()
+        if (self._controls is None and self._open_controls is not None
+                and now - (self._gpio_tried or 0) >= self.retry_interval):
+            self._connect_gpio()
+            self._update_led()
+
+    def _led_state(self) -> str:
+        if self._session is not None:
+            return "counting"
+        if self._camera is None:
+            return "error"
+        return "attention" if self._attention else "ready"
+
+    def _update_led(self) -> None:
+        state = self._led_state()
+        controls = self._controls
+        if controls is not None and controls.led_state != state:
+            try:
+                controls.set_led(state)
+            except Exception as exc:  # the GPIO went away under us
+                log.warning("gpio failed: %s", exc)
+                with self._lock:
+                    self._controls = None
+                    self._gpio_error = GpioUnavailableError.default_message
+                    self._gpio_tried = self._clock()
+                try:
+                    controls.close()
+                except Exception:
+                    log.debug("closing the failed controls failed", exc_info=True)
+        status = self._status()
+        for watcher in list(self._watchers):
+            try:
+                watcher(status)
+            except Exception:
+                log.exception("tower status listener failed")
+
+    def _status(self) -> dict[str, Any]:
+        camera, controls = self._camera, self._controls
+        messages = [m for m in (self._camera_error, self._gpio_error) if m]
+        if self.simulated:
+            messages.append("Simulated tower: the camera picture is drawn by the computer.")
+        if camera is not None and self.calibration is None:
+            messages.append(NotCalibratedError().args[0])
+        return {
+            "simulated": self.simulated,
+            "camera": {"ok": camera is not None, "backend": self._camera_name,
+                       "description": camera.description if camera else None,
+                       "message": self._camera_error},
+            "gpio": {"ok": controls is not None,
+                     "mode": None if controls is None else ("mock" if controls.is_mock else "real"),
+                     "message": self._gpio_error},
+            "calibrated": self.calibration is not None,
+            "counting": self._session is not None,
+            "led": self._led_state(),
+            "messages": messages,
+        }
+
+
+def _player_message(exc: Exception, fallback: str) -> str:
+    return str(exc) or fallback
+
+
+def _exposure_lock(path: Path | None) -> Any:
+    if path is None or not path.exists():
+        return None
+    from companion.hw.cameras.picam import ExposureLock
+
+    return ExposureLock.load(path)
+
+
+def _calibration(path: Path | None, simulated: bool) -> Any:
+    if simulated:  # the renderer's tray has its own, matching calibration
+        from companion.vision.synthetic import synthetic_calibration
+
+        return synthetic_calibration()
+    if path is not None and path.exists():
+        from companion.vision.calibration import load_calibration
+
+        return load_calibration(path)
+    return None

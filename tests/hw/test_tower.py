@@ -1,0 +1,203 @@
+"""The Tower state machine: buttons from pins or screen, LED, missing and failing devices."""
+
+from __future__ import annotations
+
+import queue
+import threading
+
+import pytest
+
+from companion.hw.controls import PinConfig, TowerControls
+from companion.hw.counting import CountSession
+from companion.hw.errors import (
+    CameraUnavailableError,
+    CountCancelledError,
+    CountInProgressError,
+    CountTimeoutError,
+    GpioUnavailableError,
+    InvalidThrowError,
+    NotCalibratedError,
+    UnknownButtonError,
+)
+from companion.hw.simulator import TowerSimulator
+from companion.hw.tower import Tower
+
+from .conftest import WAIT
+from .test_counting import ScriptedCamera, StillTwice, annotator, counter
+
+
+class Devices:
+    """Camera and GPIO openers the test can unplug and plug back."""
+
+    def __init__(self, clock, values=(5, 5, 5)):
+        self.clock = clock
+        self.values = values
+        self.camera_present = True
+        self.gpio_present = True
+        self.cameras: list[ScriptedCamera] = []
+
+    def open_camera(self):
+        if not self.camera_present:
+            raise CameraUnavailableError()
+        self.cameras.append(ScriptedCamera(self.values, self.clock))
+        return self.cameras[-1]
+
+    def open_controls(self):
+        if not self.gpio_present:
+            raise GpioUnavailableError()
+        return TowerControls(PinConfig(hold_time=30.0, bounce_time=0.01))
+
+    def sessions(self, camera, calibration, empty=None):
+        return CountSession(camera, calibration, empty=empty, detector_factory=StillTwice,
+                            counter=counter, annotator=annotator, clock=self.clock)
+
+
+@pytest.fixture
+def devices(clock, mock_factory):
+    return Devices(clock)
+
+
+def make_tower(devices, calibration="cal", simulator=None):
+    return Tower(open_camera=devices.open_camera, open_controls=devices.open_controls,
+                 simulator=simulator, calibration=calibration, retry_interval=5.0,
+                 clock=devices.clock, session_factory=devices.sessions)
+
+
+def test_healthy_tower_counts_and_shows_ready(devices, mock_factory):
+    tower = make_tower(devices)
+    status = tower.status()
+    assert status["camera"]["ok"] and status["gpio"] == {"ok": True, "mode": "mock", "message": None}
+    assert status["led"] == "ready" and mock_factory.pin(22).state == 1
+    assert status["messages"] == [] and not tower.simulated
+    assert tower.recount(timeout=10).counts == {"red": 5}
+    assert tower.status()["led"] == "ready"
+
+
+def test_screen_button_travels_the_mock_pin(devices, mock_factory):
+    tower = make_tower(devices)
+    pressed: queue.Queue[str] = queue.Queue()
+    tower.on_button(pressed.put)
+    tower.press("count")
+    assert pressed.get(timeout=WAIT) == "count"
+    assert mock_factory.pin(17).states[-1].state is True  # it went low and came back up
+    assert [s.state for s in mock_factory.pin(17).states[-2:]] == [False, True]
+    with pytest.raises(UnknownButtonError):
+        tower.press("recount")
+
+
+def test_missing_camera_keeps_running_and_recovers(devices, clock, mock_factory):
+    devices.camera_present = False
+    tower = make_tower(devices)
+    status = tower.status()
+    assert not status["camera"]["ok"] and status["led"] == "error"
+    assert "enter the counts by hand" in status["camera"]["message"]
+    assert any("reconnect" in m for m in status["messages"])
+    with pytest.raises(CameraUnavailableError):
+        tower.recount()
+    devices.camera_present = True
+    clock.advance(1.0)
+    assert tower.status()["camera"]["ok"] is False  # retries at most every 5 s
+    assert devices.cameras == []
+    clock.advance(5.0)
+    status = tower.status()
+    assert status["camera"]["ok"] and status["led"] == "ready" and status["messages"] == []
+    assert tower.recount(timeout=10).counts == {"red": 5}
+
+
+def test_camera_failing_mid_count_is_reported_then_reconnected(devices, clock):
+    devices.values = (1, 2, None)
+    tower = make_tower(devices)
+    with pytest.raises(CameraUnavailableError):
+        tower.recount(timeout=10)
+    assert tower.status()["camera"]["ok"] is False and tower.status()["led"] == "error"
+    devices.values = (6, 6, 6)
+    assert tower.recount(timeout=10).counts == {"red": 6}  # a count retries the camera at once
+    assert tower.status()["led"] == "ready"
+
+
+def test_missing_gpio_leaves_the_screen_buttons(devices):
+    devices.gpio_present = False
+    tower = make_tower(devices)
+    status = tower.status()
+    assert status["gpio"]["ok"] is False and "buttons on the screen" in status["gpio"]["message"]
+    pressed: queue.Queue[str] = queue.Queue()
+    tower.on_button(pressed.put)
+    tower.press("cancel")
+    assert pressed.get(timeout=WAIT) == "cancel"
+
+
+def test_gpio_comes_back(devices, clock):
+    devices.gpio_present = False
+    tower = make_tower(devices)
+    devices.gpio_present = True
+    clock.advance(5.0)
+    assert tower.status()["gpio"]["ok"] is True
+
+
+def test_cancel_button_stops_a_running_count(devices, mock_factory):
+    capturing = threading.Event()
+    devices.values = range(10**9)  # a tray that never settles
+    tower = make_tower(devices)
+    devices.cameras[-1].on_capture = lambda n: capturing.set()
+    results: queue.Queue = queue.Queue()
+
+    def count():
+        try:
+            results.put(tower.recount(timeout=10**6))
+        except Exception as exc:
+            results.put(exc)
+
+    worker = threading.Thread(target=count)
+    worker.start()
+    assert capturing.wait(WAIT)
+    assert tower.status()["counting"] and mock_factory.pin(22).state in (0, 1)
+    assert tower.status()["led"] == "counting"
+    with pytest.raises(CountInProgressError):
+        tower.recount()
+    tower.press("cancel")
+    outcome = results.get(timeout=WAIT)
+    worker.join(WAIT)
+    assert isinstance(outcome, CountCancelledError)
+    assert tower.status()["led"] == "attention" and not tower.status()["counting"]
+    tower.set_attention(False)
+    assert tower.status()["led"] == "ready"
+
+
+def test_timeout_asks_for_attention(devices):
+    devices.values = range(10**9)
+    tower = make_tower(devices)
+    with pytest.raises(CountTimeoutError):
+        tower.recount(timeout=2)
+    assert tower.status()["led"] == "attention"
+
+
+def test_bad_throw_changes_nothing(devices):
+    sim = TowerSimulator(seed=1)
+    tower = make_tower(devices, simulator=sim)
+    with pytest.raises(InvalidThrowError):
+        tower.count_throw({"orange": 2})
+    assert devices.cameras[-1].captured == 0 and sim.throws == 0
+
+
+def test_simulated_throw_empties_the_tray_then_throws(devices):
+    sim = TowerSimulator(seed=1, retain_probability=0.0, release_probability=0.0)
+    sim.throw({"blue": 2})
+    tower = make_tower(devices, simulator=sim)
+    tower.count_throw({"red": 3}, timeout=10)
+    assert sim.tray == {"red": 3} and sim.throws == 2
+    assert tower.simulated and any("Simulated" in m for m in tower.status()["messages"])
+
+
+def test_uncalibrated_camera_cannot_count(devices):
+    tower = make_tower(devices, calibration=None)
+    assert tower.status()["calibrated"] is False
+    with pytest.raises(NotCalibratedError, match="not calibrated"):
+        tower.recount()
+
+
+def test_status_listeners_hear_led_changes(devices):
+    tower = make_tower(devices)
+    heard: list[str] = []
+    tower.on_status(lambda s: heard.append(s["led"]))
+    tower.recount(timeout=10)
+    assert heard[0] == "counting" and heard[-1] == "ready"
