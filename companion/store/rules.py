@@ -116,22 +116,32 @@ def game_meta(state: Any) -> GameMeta:
 
 
 def battle_record(before: Any, event: dict[str, Any], after: Any) -> BattleRecord | None:
-    """The record of a ``resolve_battle`` event: the pending battle of ``before`` (who, where,
-    stance), the counts the players confirmed and the camera's reading from the event, and the
-    outcome the engine computed."""
-    if event.get("type") != "resolve_battle" or before is None or before.battle is None:
+    """The record of a ``resolve_battle`` event.
+
+    The engine's event carries ``battle`` (the pending battle: attacker, defender, stance,
+    target, realm), ``reading`` (the counts the players confirmed), ``camera_counts`` (what the
+    camera read, or null) and ``result`` (``winner`` null on a tie). ``before.battle`` is the
+    fallback for who fought where.
+    """
+    if event.get("type") != "resolve_battle":
         return None
-    pending = before.battle
-    outcome = event.get("result") or {}
-    winner = outcome.get("winner") if isinstance(outcome, Mapping) else None
+    pending = event.get("battle") or (before.battle if before is not None else None)
+    if not pending:
+        return None
+    counts = event.get("reading")
+    if counts is None:
+        counts = (event.get("command") or {}).get("counts", {})
+    camera = event.get("camera_counts")
+    winner = (event.get("result") or {}).get("winner")
+    stance = pending["stance"]
     return BattleRecord(
         attacker=pending["attacker"],
-        defender=pending.get("defender"),
-        stance=str(pending["stance"]),
-        tray_counts=dict(event["counts"]),
-        camera_counts=None if event.get("camera_counts") is None else dict(event["camera_counts"]),
+        defender=pending.get("defender") or None,
+        stance=getattr(stance, "value", stance),  # the enum's value, never "Stance.NEUTRAL"
+        tray_counts=dict(counts),
+        camera_counts=None if camera is None else dict(camera),
         winner="tie" if winner is None else str(winner),
-        round=before.round,
+        round=getattr(before, "round", None),
         realm=pending.get("realm"),
         region=pending.get("target"),
     )
