@@ -12,14 +12,14 @@ const compensation = () => [{
 export const ACTIONS = [
   { type: "extract_gold", spec: () => [...where, { name: "amount", kind: "count", optional: true, help: t("amount_help") }, { name: "special", kind: "check", optional: true, label: t("special_orcs") }] },
   { type: "extract_energy", spec: () => [...where, { name: "amount", kind: "count", optional: true, help: t("amount_help") }] },
-  { type: "transition_3", explain: true, spec: () => [...where, { name: "armies", kind: "count", min: 1, max: 3, value: 3 }, { name: "special", kind: "check", optional: true, label: t("special_necromancers") }] },
+  { type: "transition_3", explain: true, spec: () => [...where, { name: "armies", kind: "count", min: 1, max: 3, optional: true, help: t("transition_3_help") }, { name: "special", kind: "check", optional: true, label: t("special_necromancers") }] },
   { type: "construct", explain: true, spec: () => [...where,
     { name: "building", kind: "choice", options: ["portal", "shrine", "capital"].map((b) => ({ value: b, label: t(`building_${b}`) })) },
     { name: "cost_gold", kind: "count", optional: true, label: t("cost_gold"), help: t("cost_help") },
     { name: "cost_energy", kind: "count", optional: true, label: t("cost_energy") }],
     transform: (c) => {
-      const { cost_gold: g = 0, cost_energy: e = 0, ...rest } = c;
-      return g || e ? { ...rest, cost: { gold: g, energy: e } } : rest;
+      const { cost_gold: g, cost_energy: e, ...rest } = c;
+      return g === undefined && e === undefined ? rest : { ...rest, cost: { gold: g ?? 0, energy: e ?? 0 } };
     } },
   { type: "attack", explain: true, spec: (ctx) => [
     { name: "source", kind: "region" }, { name: "target", kind: "region" }, { name: "realm", kind: "realm" },

@@ -46,7 +46,9 @@ function resultBlock(ctx, b, reading) {
   let latest = null; // the preview of the counts now on screen
   let seq = 0;
 
+  const correctedMark = el("span", { class: "muted", id: "corrected-mark", hidden: true }, t("corrected"));
   const preview = async (counts) => {
+    correctedMark.hidden = !corrected(counts, reading);
     const mine = ++seq;
     try {
       const answer = await api(`/api/games/${ctx.id}/battle/preview`, { method: "POST", body: { counts: compact(counts) } });
@@ -85,8 +87,7 @@ function resultBlock(ctx, b, reading) {
     el("p", { class: "hint" }, t(reading ? "reading_check" : "reading_manual")),
     editor.node,
     el("h3", {}, t("result_title")), words, impossible, error,
-    el("div", { class: "row" }, applyBtn,
-      corrected(editor.counts(), reading) ? el("span", { class: "muted" }, t("corrected")) : null));
+    el("div", { class: "row" }, applyBtn, correctedMark));
 }
 
 export function battlePanel(ctx) {

@@ -52,21 +52,26 @@ export function showError(node, err) {
   node.hidden = false;
 }
 
-/** A − value + stepper for touch; returns {node, get, set}. */
-export function stepper({ value = 0, min = 0, max = 99, label = "", name, onchange } = {}) {
-  let current = value;
-  const out = el("output", { class: "val", "aria-live": "polite" }, String(current));
+/** A − value + stepper for touch; returns {node, get, set}. `nullable`: starts (and can go back)
+ *  to "not given" (shown as –, read as null) — for optional numbers the server can fill in. */
+export function stepper({ value = 0, min = 0, max = 99, label = "", name, onchange, nullable = false } = {}) {
+  let current = nullable ? (value ?? null) : value;
+  const out = el("output", { class: "val", "aria-live": "polite" });
+  const paint = () => {
+    out.textContent = current === null ? "–" : String(current);
+    minus.disabled = current === null || (!nullable && current <= min);
+    plus.disabled = current !== null && current >= max;
+  };
   const set = (v) => {
-    current = Math.max(min, Math.min(max, v));
-    out.textContent = String(current);
-    minus.disabled = current <= min;
-    plus.disabled = current >= max;
+    current = v === null ? null : Math.max(min, Math.min(max, v));
+    paint();
     if (onchange) onchange(current);
   };
-  const minus = el("button", { type: "button", class: "btn", "aria-label": `${label} −`, "data-step": "minus", onclick: () => set(current - 1) }, "−");
-  const plus = el("button", { type: "button", class: "btn", "aria-label": `${label} +`, "data-step": "plus", onclick: () => set(current + 1) }, "+");
+  const down = () => set(current === null ? null : nullable && current <= min ? null : current - 1);
+  const up = () => set(current === null ? min : current + 1);
+  const minus = el("button", { type: "button", class: "btn", "aria-label": `${label} −`, "data-step": "minus", onclick: down }, "−");
+  const plus = el("button", { type: "button", class: "btn", "aria-label": `${label} +`, "data-step": "plus", onclick: up }, "+");
   const node = el("span", { class: "stepper", "data-name": name || "" }, minus, out, plus);
-  minus.disabled = current <= min;
-  plus.disabled = current >= max;
+  paint();
   return { node, get: () => current, set, setMax(m) { max = m; set(current); } };
 }

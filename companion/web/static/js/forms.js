@@ -35,7 +35,8 @@ const FIELDS = {
     return choice(f.name, [{ value: "dark", label: t("realm_dark") }, { value: "light", label: t("realm_light") }], f.value);
   },
   count(f) {
-    const s = stepper({ value: f.value ?? f.min ?? 0, min: f.min ?? 0, max: f.max ?? 60, label: f.label, name: f.name });
+    const nullable = Boolean(f.optional);
+    const s = stepper({ value: nullable ? (f.value ?? null) : (f.value ?? f.min ?? 0), min: f.min ?? 0, max: f.max ?? 60, label: f.label, name: f.name, nullable });
     return { node: s.node, get: () => s.get() };
   },
   choice(f) { return choice(f.name, f.options, f.value); },

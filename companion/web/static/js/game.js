@@ -24,7 +24,8 @@ export const ctx = {
     try {
       const answer = await sendCommand(gameId, command, ctx.state?.version);
       ctx.lastEvent = answer.event || null;
-      if (answer.event) history.unshift(answer.event);
+      if (answer.event) history.unshift({ ...answer.event, seq: answer.state?.version });
+      loadHistory();
       apply(answer.state);
       return answer;
     } catch (err) {
@@ -39,7 +40,7 @@ export const ctx = {
   rerender: (force = false) => render(force),
 };
 
-const history = [];
+let history = []; // newest first: {seq, type, command, undoes?, …} from the game's export
 let boardFromState = false;
 let loadedVersion = null;
 
@@ -53,10 +54,20 @@ function apply(rawState) {
   render();
 }
 
+/** The log as the store keeps it (every device sees the same history, undone steps marked). */
+async function loadHistory() {
+  try {
+    const x = await api(`/api/games/${gameId}/export.json`);
+    history = (x.events || []).map((e) => ({ ...(e.payload || {}), type: e.type, seq: e.seq })).reverse();
+    renderHistory();
+  } catch { /* the history is a convenience; the game itself is unaffected */ }
+}
+
 async function reload() {
   try {
     const answer = await getGame(gameId);
     apply(answer.state);
+    loadHistory();
     showError($("load-error"), null);
   } catch (err) {
     showError($("load-error"), err);
@@ -99,7 +110,8 @@ function regionNode(s, realm, region) {
 function renderBoard(s) {
   for (const realm of REALMS) {
     const host = $(`realm-${realm}`).querySelector(".areas");
-    clear(host, ctx.board.areas.map((area) => el("div", { class: "area", "data-area": area.id },
+    // Areas without regions (membership not entered yet) would only be empty bars.
+    clear(host, ctx.board.areas.filter((area) => area.regions.length).map((area) => el("div", { class: "area", "data-area": area.id },
       el("h3", {}, area.name || area.id),
       el("div", { class: "regions" }, area.regions.map((r) => regionNode(s, realm, r))))));
   }
@@ -129,8 +141,11 @@ function renderTower(s) {
 }
 
 function renderHistory() {
-  const entries = ctx.state?.history ? [...ctx.state.history].reverse() : history;
-  clear($("history"), entries.slice(0, 40).map((e) => el("li", {}, describeEvent(e, ctx))));
+  const undone = new Set(history.filter((e) => e.type === "undo").map((e) => e.undoes));
+  const bySeq = new Map(history.map((e) => [e.seq, e]));
+  clear($("history"), history.slice(0, 40).map((e) => el("li", { class: undone.has(e.seq) ? "undone" : "" },
+    e.type === "undo" ? t("undone", { what: describeEvent(bySeq.get(e.undoes) ?? { type: e.undone_type, seq: e.undoes }, ctx) }) : describeEvent(e, ctx),
+    undone.has(e.seq) ? ` (${t("was_undone")})` : "")));
 }
 
 function render(force = false) {
@@ -150,7 +165,9 @@ async function undo() {
   ok.hidden = true;
   try {
     const answer = await ctx.send({ type: "undo" });
-    ok.textContent = t("undone", { what: describeEvent(answer.event?.undone_event ?? answer.event, ctx) });
+    const undone = history.find((e) => e.seq === answer.event?.undoes);
+    const what = undone ? describeEvent(undone, ctx) : describeEvent({ type: answer.event?.undone_type, seq: answer.event?.undoes }, ctx);
+    ok.textContent = t("undone", { what });
     ok.hidden = false;
   } catch (err) {
     showError($("undo-error"), err);

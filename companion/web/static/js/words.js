@@ -32,7 +32,9 @@ export function strengths(battle, counts) {
  *  limbo, 2 cubes onto White Falls." "1 green cube back to the supply." */
 export function battleSentences(result, battle, counts, board) {
   const out = [];
-  const { a, d } = strengths(battle, counts);
+  const fallback = strengths(battle, counts);
+  const a = result.strength?.attacker ?? fallback.a;
+  const d = result.strength?.defender ?? result.strength?.inhabitants ?? fallback.d;
   const A = colourName(battle.attacker);
   const where = regionName(board, battle.target);
   const limboRealm = t(`realm_adj_${otherRealm(battle.realm)}`);
@@ -60,14 +62,16 @@ export function battleSentences(result, battle, counts, board) {
   return out;
 }
 
-/** One line for the history list / the undo message. */
+/** One line for the history list / the undo message: "#12 Attack — Red: White Falls". */
 export function describeEvent(event, ctx) {
   if (!event) return t("ev_unknown");
-  const type = event.type || event.event_type || "?";
+  const type = event.type || "?";
   const key = `ev_${type}`;
   const name = t(key) === key ? type.replaceAll("_", " ") : t(key);
-  const p = event.player ? ` — ${colourName(event.player)}` : "";
-  const r = event.region || event.target ? `: ${regionName(ctx?.board, event.region || event.target)}` : "";
+  const cmd = event.command || {};
+  const who = cmd.player ? ` — ${colourName(cmd.player)}` : "";
+  const region = cmd.target || cmd.region;
+  const where = region ? `: ${regionName(ctx?.board, region)}` : "";
   const seq = event.seq ? `#${event.seq} ` : "";
-  return `${seq}${name}${p}${r}`;
+  return `${seq}${name}${who}${where}`;
 }
