@@ -65,3 +65,22 @@ def game() -> GameState:
 @pytest.fixture
 def actions_state() -> GameState:
     return in_actions()
+
+
+def fix(state: GameState, **changes: Any) -> GameState:
+    """A logged correction (the table is the truth) to set up a position."""
+    return run(state, type="correct", reason="test position", **changes)
+
+
+def to_turn(state: GameState, color: str) -> GameState:
+    """Forfeit (energy) with every player before ``color``."""
+    while state.turn != color:
+        state = run(state, type="forfeit", player=state.turn, compensation="energy")
+    return state
+
+
+def conserved(state: GameState) -> bool:
+    totals = state.cube_totals()
+    return all(
+        sum(v.values()) - 2 * v["unaccounted"] == (20 if c == "green" else 43) for c, v in totals.items()
+    )
