@@ -5,13 +5,15 @@ light-corrected space of :mod:`companion.vision.light`. Its covariance is widene
 (sensor noise) and along its own mean direction (a cube a bit brighter or darker than at
 calibration — uneven light the correction did not fully remove — is still the same colour).
 The table maps every 64³ quantised colour to the nearest model by Mahalanobis distance, or to
-``UNKNOWN`` when no model is near. Applying it is one NumPy fancy-index per frame.
+``UNKNOWN`` when no model is near. Applying it is one ``np.take`` per frame on the table
+spread to every 8-bit colour (:func:`expand_lut`).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+import cv2
 import numpy as np
 
 from companion.vision.colors import CUBE_COLORS
@@ -65,15 +67,25 @@ def build_lut(background: ColorModel, colors: dict[str, ColorModel]) -> np.ndarr
         dist[:, k] = np.sqrt(np.einsum("ij,jk,ik->i", d, inv, d))
     lut = np.argmin(dist, axis=1).astype(np.uint8)
     lut[dist.min(axis=1) > REJECT_DISTANCE] = UNKNOWN
-    # Glare (scratches, reflections) only adds light: anything at least as bright as the tray
-    # in every channel is tray, not an unknown object.
-    bg = np.array(background.mean)
-    lut[np.all(cells >= 0.85 * bg, axis=1)] = BACKGROUND
+    # Glare (scratches, reflections) adds about the same light to every channel: anything at
+    # least as bright as the tray in every channel and about as grey is tray, not an object.
+    relative = cells / np.array(background.mean)
+    glare = (relative.min(axis=1) >= 0.85) & (relative.max(axis=1) <= 1.3 * relative.min(axis=1))
+    lut[glare] = BACKGROUND
     return lut
 
 
+def expand_lut(lut: np.ndarray) -> np.ndarray:
+    """The 64³ table spread to all 2²⁴ 8-bit colours (16 MB), indexed by the packed pixel
+    ``B | G << 8 | R << 16`` — so a frame needs no arithmetic to find its table entries."""
+    cube = lut.reshape(2**BITS, 2**BITS, 2**BITS)  # [B][G][R]
+    step = 1 << _SHIFT
+    full = np.repeat(np.repeat(np.repeat(cube, step, 0), step, 1), step, 2)
+    return np.ascontiguousarray(full.transpose(2, 1, 0)).ravel()  # [R][G][B]
+
+
 def lut_index(normalised: np.ndarray) -> np.ndarray:
-    """Flat table index of every pixel of an H×W×3 uint8 image (B major, R minor)."""
+    """Flat 64³-table index of every pixel of an H×W×3 uint8 image (B major, R minor)."""
     q = normalised >> _SHIFT
     idx = q[:, :, 0].astype(np.uint32) << (2 * BITS)
     idx |= q[:, :, 1].astype(np.uint32) << BITS
@@ -81,6 +93,11 @@ def lut_index(normalised: np.ndarray) -> np.ndarray:
     return idx
 
 
-def classify(normalised: np.ndarray, lut: np.ndarray) -> np.ndarray:
-    """H×W uint8 class map: BACKGROUND, 1..6 (CUBE_COLORS order) or UNKNOWN."""
-    return lut[lut_index(normalised)]
+def classify(normalised: np.ndarray, full_lut: np.ndarray) -> np.ndarray:
+    """H×W uint8 class map: BACKGROUND, 1..6 (CUBE_COLORS order) or UNKNOWN.
+
+    ``full_lut`` is :func:`expand_lut` of the table. The pixel's three bytes are packed into
+    one 32-bit word by OpenCV (BGR → BGRA) and masked; one ``np.take`` does the rest.
+    """
+    packed = cv2.cvtColor(normalised, cv2.COLOR_BGR2BGRA).view(np.uint32)[:, :, 0]
+    return np.take(full_lut, packed & 0xFFFFFF)

@@ -18,7 +18,7 @@ import cv2
 import numpy as np
 
 from companion.vision import light
-from companion.vision.calibration import Calibration, check_image
+from companion.vision.calibration import WORKING_SIDE, Calibration, check_image
 from companion.vision.classify import UNKNOWN, classify
 from companion.vision.colors import CUBE_COLORS
 from companion.vision.errors import ImageSizeError
@@ -79,7 +79,7 @@ def _geometry(cal: Calibration, width: int, height: int) -> _Geometry:
                              f"{cal_w}×{cal_h} photos; the shapes differ, so calibrate again.")
     factor = width / cal_w
     side = cal.cube_side * factor
-    scale = cal.scale if factor == 1 else max(1, min(4, int(side / 16.0)))
+    scale = cal.scale if factor == 1 else max(1, min(4, int(side / WORKING_SIDE)))
     area = np.zeros(UNKNOWN + 1)
     for code, color in enumerate(CUBE_COLORS, start=1):
         area[code] = cal.cube_area[color] * factor * factor / (scale * scale)

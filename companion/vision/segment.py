@@ -34,7 +34,9 @@ def find_blobs(classes: np.ndarray) -> Blobs:
     """Blobs of a class map. Thin lines (scratch glare, one-pixel rims) are opened away first."""
     mask = (classes != BACKGROUND).view(np.uint8)
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, _KERNEL)
-    count, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    # Grana's algorithm: several times faster than the default one when stats are wanted.
+    count, labels, stats, _ = cv2.connectedComponentsWithStatsWithAlgorithm(
+        mask, 8, cv2.CV_32S, cv2.CCL_GRANA)
     flat = np.flatnonzero(mask)
     key = labels.ravel()[flat] * N_CLASSES + classes.ravel()[flat]
     size = count * N_CLASSES

@@ -290,8 +290,9 @@ def _bgr255(bgr) -> tuple[float, float, float]:
     return tuple(min(255.0, v * 255.0) for v in bgr)
 
 
-def _draw(pieces: list[_Piece], cond: RenderConditions, noise_seed, offsets=None) -> np.ndarray:
-    rng = np.random.default_rng(noise_seed)
+def _draw(pieces: list[_Piece], cond: RenderConditions, seed: int, noise_seed: int,
+          offsets=None) -> np.ndarray:
+    rng = np.random.default_rng([seed, noise_seed])
     albedo = _tray_surface(cond.size, cond.background, cond.background_variation,
                            cond.tray_seed).copy()
     for k, p in enumerate(pieces):
@@ -305,7 +306,7 @@ def _draw(pieces: list[_Piece], cond: RenderConditions, noise_seed, offsets=None
                            cv2.LINE_AA, 4)
         cv2.fillConvexPoly(albedo, _square(p.x + dx, p.y + dy, p.size * 0.88, p.angle + da),
                            _bgr255(p.bgr), cv2.LINE_AA, 4)
-    light = _light_field(cond, rng)
+    light = _light_field(cond, np.random.default_rng([seed, 5]))  # one light per seed
     image = cv2.multiply(albedo.astype(np.float32), light, scale=1.0 / 255.0)
     scratches = _scratch_layer(cond.size, cond.scratches, cond.tray_seed)
     if scratches is not None:
@@ -342,14 +343,15 @@ def render_tray(counts: Mapping[str, int], seed: int = 0,
     unknown colour, a negative count, or more cubes than fit in the tray."""
     cond = conditions or RenderConditions()
     pieces = _layout(counts, seed, cond)
-    return _frame(pieces, cond, _draw(pieces, cond, [seed, 7]))
+    return _frame(pieces, cond, _draw(pieces, cond, seed, 7))
 
 
 def render_empty_tray(seed: int = 0, conditions: RenderConditions | None = None) -> RenderedFrame:
     """The empty tray under ``conditions`` (same surface and scratches as every photo of that
-    ``tray_seed``); ``seed`` only changes the noise and the direction of uneven light."""
+    ``tray_seed``). With the ``seed`` of a ``render_tray`` call it is that tray's photo "just
+    before the throw": same light, only the sensor noise differs."""
     cond = conditions or RenderConditions()
-    return _frame([], cond, _draw([], cond, [seed, 7]))
+    return _frame([], cond, _draw([], cond, seed, 8))
 
 
 def render_settling_sequence(counts: Mapping[str, int], seed: int = 0,
@@ -367,16 +369,20 @@ def render_settling_sequence(counts: Mapping[str, int], seed: int = 0,
     for k in range(moving):
         decay = 0.55 ** k
         offsets = [(dx * decay, dy * decay, da * decay) for dx, dy, da in kicks]
-        frames.append(_frame(pieces, cond, _draw(pieces, cond, [seed, 100 + k], offsets), True))
+        frames.append(_frame(pieces, cond, _draw(pieces, cond, seed, 100 + k, offsets), True))
     for k in range(still):
-        frames.append(_frame(pieces, cond, _draw(pieces, cond, [seed, 7 if k == still - 1 else 200 + k])))
+        frames.append(_frame(pieces, cond, _draw(pieces, cond, seed, 7 if k == still - 1 else 200 + k)))
     return frames
 
 
-@functools.lru_cache(maxsize=8)
-def _calibration_for(cond: RenderConditions):
-    from companion.vision.calibration import Sample, calibrate
+def render_calibration_photo(conditions: RenderConditions | None = None):
+    """The photo a player takes to calibrate: one cube of each colour in a row, well apart,
+    under ``conditions``. Returns ``(frame, samples, empty)``: the frame, one
+    :class:`~companion.vision.calibration.Sample` box per cube (1.6 cube sides wide) and an
+    empty-tray photo under the same light."""
+    from companion.vision.calibration import Sample
 
+    cond = conditions or RenderConditions()
     pieces = []
     width = cond.roi[1][0] - cond.roi[0][0]
     x0, y0 = cond.roi[0][0] + width * 0.2, (cond.roi[0][1] + cond.roi[3][1]) / 2
@@ -384,11 +390,19 @@ def _calibration_for(cond: RenderConditions):
     for i, color in enumerate(CUBE_COLORS):
         pieces.append(_Piece(color, x0 + i * step, y0, 20.0 + 9 * i, cond.cube_px,
                              CUBE_REFLECTANCE[color]))
-    image = _draw(pieces, cond, [0, 11])
-    empty = _draw([], cond, [0, 13])
+    image = _draw(pieces, cond, 0, 11)
+    empty = _draw([], cond, 0, 13)
     box = int(cond.cube_px * 1.6)
     samples = [Sample(p.color, (int(p.x - box / 2), int(p.y - box / 2), box, box)) for p in pieces]
-    return calibrate(image, samples, empty=empty, roi=cond.roi)
+    return _frame(pieces, cond, image), samples, _frame([], cond, empty)
+
+
+@functools.lru_cache(maxsize=8)
+def _calibration_for(cond: RenderConditions):
+    from companion.vision.calibration import calibrate
+
+    frame, samples, empty = render_calibration_photo(cond)
+    return calibrate(frame.image, samples, empty=empty.image, roi=cond.roi)
 
 
 def synthetic_calibration(conditions: RenderConditions | None = None):
