@@ -1,19 +1,5 @@
-"""Flask application factory (placeholder status page until the tablet UI lands)."""
+"""The tablet web app: Flask app factory, JSON API, live updates (and the UI's pages)."""
 
-from __future__ import annotations
+from companion.web.app import create_app
 
-from typing import Any
-
-from flask import Flask
-
-
-def create_app(test_config: dict[str, Any] | None = None) -> Flask:
-    app = Flask(__name__)
-    if test_config:
-        app.config.update(test_config)
-
-    @app.get("/")
-    def status() -> str:
-        return "<h1>Immortals tower companion</h1><p>Running with the simulated tower.</p>"
-
-    return app
+__all__ = ["create_app"]

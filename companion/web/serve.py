@@ -1,11 +1,30 @@
-"""``companion serve``: the production WSGI server (waitress) on PORT."""
+"""``companion serve``: the production WSGI server (waitress) on PORT, data in COMPANION_DATA.
+
+Every open live-update stream holds one waitress thread for as long as the device stays
+connected, so the server gets the hub's stream limit plus a reserve for ordinary requests:
+a room full of tablets can never starve the API. waitress sends each chunk as soon as it is
+produced (``send_bytes=1``), so a server-sent event leaves the Pi the moment it is published
+(the option is deprecated, so it is not pinned here; tests/web/test_server.py checks the
+behaviour over real HTTP instead).
+
+On SIGTERM or Ctrl-C the live streams are closed first (each would otherwise keep its thread
+until the next ping), then waitress stops, then the camera and the pins are released.
+"""
 
 from __future__ import annotations
 
 import argparse
 import logging
+import signal
+from typing import Any
+
+from flask import Flask
 
 from companion.config import settings_from_env
+
+log = logging.getLogger("companion")
+
+REQUEST_THREADS = 8  # threads kept free for ordinary requests, beside the live streams
 
 
 def add_commands(subparsers: argparse._SubParsersAction) -> None:
@@ -13,15 +32,52 @@ def add_commands(subparsers: argparse._SubParsersAction) -> None:
     parser.set_defaults(handler=_serve)
 
 
-def _serve(args: argparse.Namespace) -> int:
-    from waitress import serve
+def make_server(app: Flask, host: str, port: int) -> Any:
+    """A waitress server for ``app`` (not yet running: call ``.run()``; ``port=0`` = any free
+    port, read it back from ``.effective_port``)."""
+    from waitress.server import create_server
 
+    threads = int(app.config["SSE_MAX_CLIENTS"]) + REQUEST_THREADS
+    return create_server(
+        app,
+        host=host,
+        port=port,
+        threads=threads,
+        ident="companion",
+    )
+
+
+def describe_tower(app: Flask) -> str:
+    tower = app.extensions["companion"].tower
+    status = tower.status()
+    camera = status.get("camera", "?")
+    gpio = status.get("gpio", "?")
+    kind = "SIMULATED tower (synthetic camera, mock buttons)" if tower.simulated else "real tower"
+    return f"{kind}; camera: {camera}; buttons: {gpio}"
+
+
+def _serve(args: argparse.Namespace) -> int:
     from companion.web import create_app
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s: %(message)s")
     settings = settings_from_env()
     settings.data_dir.mkdir(parents=True, exist_ok=True)
-    app = create_app()
-    logging.getLogger("companion").info("serving on http://%s:%d/", settings.host, settings.port)
-    serve(app, host=settings.host, port=settings.port, threads=8)
+    app = create_app({"SETTINGS": settings})
+    runtime = app.extensions["companion"]
+    server = make_server(app, settings.host, settings.port)
+
+    def stop(signum: int, _frame: object) -> None:
+        log.info("stopping (signal %d): closing live updates", signum)
+        runtime.hub.close()
+        raise SystemExit(0)  # waitress's run() catches it and shuts its threads down
+
+    signal.signal(signal.SIGTERM, stop)
+    signal.signal(signal.SIGINT, stop)
+    log.info("data in %s", settings.data_dir.resolve())
+    log.info("tower: %s", describe_tower(app))
+    log.info("serving on http://%s:%d/", settings.host, server.effective_port)
+    try:
+        server.run()
+    finally:
+        runtime.close()
     return 0

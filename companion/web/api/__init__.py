@@ -1,0 +1,18 @@
+"""The JSON API behind the tablet UI, one blueprint per concern, all under ``/api``.
+
+The exact contract is the "HTTP API" section of docs/CONTRACTS.md and the OpenAPI document
+served at ``/api/openapi.json``. Every view is thin: parse the request, call the game service
+or the tower, return JSON. Errors become ``{"error": {"kind", "message"}}`` in one place
+(:mod:`companion.web.api.errors`).
+"""
+
+from __future__ import annotations
+
+from flask import Flask
+
+
+def register_api(app: Flask) -> None:
+    from companion.web.api import battle, board, events, games, meta, stats, tower
+
+    for module in (meta, games, battle, tower, board, stats, events):
+        app.register_blueprint(module.bp)

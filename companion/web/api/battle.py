@@ -1,0 +1,67 @@
+"""The battle flow over HTTP: preview a result, count the tray, fetch the reading and photos.
+
+Nothing here changes a game. The players confirm (or correct) the counts and send the
+``resolve_battle`` command through ``POST /api/games/<id>/commands``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, Response, jsonify, send_file
+
+from companion.web.api.errors import NotFoundError
+from companion.web.api.parsing import counts, json_object
+from companion.web.api.runtime import runtime
+
+bp = Blueprint("api_battle", __name__, url_prefix="/api")
+
+
+def _jsonable(value: Any) -> Any:
+    if hasattr(value, "to_dict"):
+        return value.to_dict()
+    return value
+
+
+@bp.post("/games/<int:game_id>/battle/preview")
+def preview(game_id: int) -> Response:
+    from companion.game.engine import preview_battle
+
+    tray = counts(json_object())
+    state = runtime().service.state(game_id)
+    preview_ = preview_battle(state, tray)
+    return jsonify(_jsonable(preview_))
+
+
+@bp.post("/games/<int:game_id>/battle/count")
+def count(game_id: int) -> Response:
+    rt = runtime()
+    rt.touch(game_id)
+    reading = rt.counter.count(game_id)
+    return jsonify({"reading": reading})
+
+
+@bp.get("/games/<int:game_id>/battle/reading")
+def latest_reading(game_id: int) -> Response:
+    rt = runtime()
+    rt.service.state(game_id)  # 404 for a game that does not exist
+    reading = rt.readings.latest(game_id)
+    if reading is None:
+        raise NotFoundError("The tray has not been counted by the camera in this game yet.")
+    return jsonify({"reading": reading})
+
+
+@bp.get("/readings/<rid>/photo.jpg")
+def photo(rid: str) -> Response:
+    return _image(rid, "photo")
+
+
+@bp.get("/readings/<rid>/annotated.jpg")
+def annotated(rid: str) -> Response:
+    return _image(rid, "annotated")
+
+
+def _image(rid: str, which: str) -> Response:
+    path = runtime().readings.image_path(rid, which)
+    # A reading's photos never change once written: let the tablets cache them.
+    return send_file(path, mimetype="image/jpeg", max_age=24 * 3600)

@@ -1,0 +1,120 @@
+"""Counting the tray for a game: the one path shared by the on-screen button, the HTTP endpoint
+and the physical button on the tower.
+
+The game decides what goes into the tower (the pending battle's throw, or the seeding throw);
+the tower throws it (simulator) or the players did (real tower), waits for the tray to settle,
+takes a fresh frame and counts it. The reading is stored and pushed to every device as a
+``reading`` event. It changes nothing in the game: the players confirm or correct the counts,
+then ``resolve_battle`` (or ``seed_tower``) carries them into the game.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Callable
+from typing import Any
+
+from companion.errors import CompanionError
+from companion.web.api.errors import NoPendingBattleError
+
+log = logging.getLogger("companion.web")
+
+
+def throw_for(state: Any) -> dict[str, int] | None:
+    """What the game says goes into the tower now, or None when nothing is to be counted:
+    the pending battle's ``throw``, or during seeding 7 cubes per player and 10 green."""
+    from companion.game.colors import GREEN, SEED_GREEN, SEED_PER_PLAYER
+
+    if state.battle is not None:
+        return {c: int(n) for c, n in state.battle.get("throw", {}).items() if n}
+    if state.phase == "seeding":
+        return {**{color: SEED_PER_PLAYER for color in state.colors}, GREEN: SEED_GREEN}
+    return None
+
+
+class BattleCounter:
+    """Runs one count at a time for a game and publishes the reading."""
+
+    def __init__(
+        self,
+        service: Any,
+        tower: Any,
+        readings: Any,
+        hub: Any,
+        *,
+        timeout: float = 20.0,
+    ) -> None:
+        self.service = service
+        self.tower = tower
+        self.readings = readings
+        self.hub = hub
+        self.timeout = timeout
+        self._lock = threading.Lock()
+
+    def count(self, game_id: int) -> dict[str, Any]:
+        """Count the tray for ``game_id``'s pending throw; returns the stored reading.
+
+        A second count for the same state version is a recount of the tray as it lies (nothing
+        is thrown again). Raises NoPendingBattleError (nothing to count), GameNotFoundError, or
+        the tower's CameraUnavailableError / CountTimeoutError / CountInProgressError. The game
+        is never changed here.
+        """
+        state = self.service.state(game_id)
+        thrown = throw_for(state)
+        if thrown is None:
+            raise NoPendingBattleError(game_id)
+        previous = self.readings.latest(game_id)
+        with self._lock:
+            if previous is not None and previous["version"] == state.version:
+                # The same throw again (the players asked for a recount): the cubes already lie
+                # in the tray; throwing them again would invent a second throw.
+                outcome = self.tower.recount(timeout=self.timeout)
+            else:
+                outcome = self.tower.count_throw(thrown=thrown, timeout=self.timeout)
+            reading = self.readings.save(game_id, state.version, outcome, thrown)
+        self.hub.publish_reading(game_id, reading)
+        return reading
+
+    def handle_button(self, button: str, choose_game: Callable[[], int | None]) -> None:
+        """What a press of the tower's count button (physical or on-screen) does.
+
+        Runs the count on its own thread so the button's caller returns at once; the result
+        (or why there is none) reaches every device through the hub.
+        """
+        if button != "count":
+            self._publish_status()
+            return
+        game_id = choose_game()
+        if game_id is None:
+            self._publish_status("No game is waiting for the tray to be counted.")
+            return
+        threading.Thread(
+            target=self._count_quietly, args=(game_id,), name="companion-count", daemon=True
+        ).start()
+
+    def _count_quietly(self, game_id: int) -> None:
+        try:
+            self.count(game_id)
+        except CompanionError as exc:
+            self._publish_status(str(exc))
+        except Exception:
+            log.exception("counting the tray for game %s failed", game_id)
+            self._publish_status("Counting the tray failed. Enter the counts by hand.")
+        else:
+            self._publish_status()
+
+    def _publish_status(self, message: str | None = None) -> None:
+        try:
+            status = dict(self.tower.status())
+        except Exception:
+            log.exception("reading the tower status failed")
+            status = {}
+        if message:
+            status["message"] = message
+        self.hub.publish_tower(status)
+
+
+def games_with_pending_throw(service: Any, game_ids: list[int]) -> list[int]:
+    return [g for g in game_ids if throw_for(service.state(g)) is not None]
+

@@ -1,0 +1,130 @@
+"""Errors of the HTTP layer and the one place that turns any deliberate error into JSON.
+
+Every error answer has the same shape, ``{"error": {"kind": ClassName, "message": sentence}}``;
+the status says what the client should do (see the "HTTP API" section of docs/CONTRACTS.md):
+
+* 400 — the request or the move is wrong; the game is unchanged, show the message inline;
+* 404 — no such game (or reading, or page);
+* 409 — someone else changed the game first: reload and decide again;
+* 503 — the camera or the buttons are not available right now: offer manual entry.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from flask import Flask, Response, jsonify, request
+from werkzeug.exceptions import HTTPException
+
+from companion.errors import CompanionError
+
+log = logging.getLogger("companion.web")
+
+
+class ApiError(CompanionError):
+    """Root of the errors raised by the HTTP layer itself."""
+
+    status = 400
+
+
+class MalformedRequestError(ApiError, ValueError):
+    """The body is not the JSON object the endpoint expects, or a field has the wrong type."""
+
+
+class NotFoundError(ApiError, ValueError):
+    """The thing asked for does not exist (a reading, a photo)."""
+
+    status = 404
+
+
+class NoPendingBattleError(ApiError, ValueError):
+    """The tray can only be counted while a battle waits for its result."""
+
+    def __init__(self, game_id: int) -> None:
+        super().__init__(
+            f"Game {game_id} has no battle waiting for the tray to be counted. "
+            "Declare an attack first."
+        )
+
+
+class StreamUnavailableError(ApiError):
+    """No live-update stream can be opened right now (server busy or shutting down)."""
+
+    status = 503
+
+
+def _status_table() -> list[tuple[type[BaseException], int]]:
+    """Most specific first. Imported here, not at module level, so this module stays importable
+    by tools that only want the classes above."""
+    from companion.hw.errors import CountInProgressError, HardwareError
+    from companion.store.errors import GameNotFoundError, VersionConflictError
+
+    return [
+        (ApiError, -1),  # carries its own status
+        (GameNotFoundError, 404),
+        (VersionConflictError, 409),
+        (CountInProgressError, 409),  # the other press wins; the reading reaches everyone anyway
+        (HardwareError, 503),  # camera/buttons not available: the UI offers manual entry
+        (ValueError, 400),
+        (CompanionError, 400),  # a rule said no (e.g. not your turn): the move is refused
+    ]
+
+
+def status_for(exc: BaseException, table: list[tuple[type[BaseException], int]]) -> int:
+    from companion.hw.errors import HardwareError
+
+    # Bad input to the hardware layer (an unknown button name) is the client's fault, not the
+    # camera's: 400, not 503.
+    if isinstance(exc, HardwareError) and isinstance(exc, ValueError):
+        return 400
+    for cls, status in table:
+        if isinstance(exc, cls):
+            return exc.status if status == -1 else status  # type: ignore[attr-defined]
+    return 500
+
+
+def error_body(kind: str, message: str) -> dict[str, Any]:
+    return {"error": {"kind": kind, "message": message}}
+
+
+def error_response(kind: str, message: str, status: int) -> Response:
+    response = jsonify(error_body(kind, message))
+    response.status_code = status
+    return response
+
+
+def register_error_handlers(app: Flask) -> None:
+    """JSON for every deliberate error anywhere; JSON for HTTP errors under ``/api``."""
+    table = _status_table()
+
+    @app.errorhandler(CompanionError)
+    def _companion_error(exc: CompanionError) -> Response:
+        status = status_for(exc, table)
+        if status >= 500 and status != 503:
+            log.exception("unexpected companion error", exc_info=exc)
+        return error_response(type(exc).__name__, str(exc), status)
+
+    @app.errorhandler(HTTPException)
+    def _http_error(exc: HTTPException) -> Response | HTTPException:
+        if not request.path.startswith("/api/"):
+            return exc  # the pages keep Flask's HTML error pages
+        messages = {
+            404: "There is nothing at this address.",
+            405: f"This address does not accept {request.method} requests.",
+            413: "The request is too large.",
+            415: "Send the request body as JSON (Content-Type: application/json).",
+        }
+        message = messages.get(exc.code or 500, exc.description or "The request failed.")
+        return error_response(type(exc).__name__, message, exc.code or 500)
+
+    @app.errorhandler(Exception)
+    def _unexpected(exc: Exception) -> Response | Exception:
+        if isinstance(exc, HTTPException):
+            return _http_error(exc)
+        log.exception("unexpected error while answering %s %s", request.method, request.path)
+        return error_response(
+            "InternalError",
+            "Something went wrong inside the companion. Reload the page to see the game as it is now.",
+            500,
+        )

@@ -1,0 +1,81 @@
+"""Games: list, create, read, change (commands), and the exports."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, Response, jsonify
+
+from companion.web.api.board import current_board
+from companion.web.api.errors import MalformedRequestError
+from companion.web.api.parsing import json_object, optional_version, required_object
+from companion.web.api.runtime import runtime
+
+bp = Blueprint("api_games", __name__, url_prefix="/api")
+
+
+def game_body(game_id: int, state: Any, **extra: Any) -> dict[str, Any]:
+    return {"id": game_id, "state": state.to_dict(), **extra}
+
+
+@bp.get("/games")
+def list_games() -> Response:
+    return jsonify([summary.to_dict() for summary in runtime().log.games()])
+
+
+@bp.post("/games")
+def create_game() -> tuple[Response, int]:
+    body = json_object()
+    if body.get("type", "new_game") != "new_game":
+        raise MalformedRequestError('A new game is started with the fields of "new_game" only.')
+    if "board" in body:
+        raise MalformedRequestError(
+            "The board comes from the board set-up page; do not send it with a new game."
+        )
+    rt = runtime()
+    game_id, state = rt.service.new_game({**body, "type": "new_game"}, board=current_board(rt))
+    rt.touch(game_id)
+    return jsonify(game_body(game_id, state)), 201
+
+
+@bp.get("/games/<int:game_id>")
+def get_game(game_id: int) -> Response:
+    rt = runtime()
+    state = rt.service.state(game_id)
+    rt.touch(game_id)
+    return jsonify(game_body(game_id, state))
+
+
+@bp.post("/games/<int:game_id>/commands")
+def execute(game_id: int) -> Response:
+    body = json_object()
+    command = required_object(body, "command")
+    expected = optional_version(body)
+    if command.get("type") == "new_game":
+        raise MalformedRequestError("A new game is started with POST /api/games, not as a command.")
+    rt = runtime()
+    state, event = rt.service.execute_with_event(game_id, command, expected_version=expected)
+    rt.touch(game_id)
+    return jsonify(game_body(game_id, state, event=event))
+
+
+@bp.get("/games/<int:game_id>/export.json")
+def export_json(game_id: int) -> Response:
+    from companion.store.export import export_game
+
+    response = jsonify(export_game(runtime().log, game_id))
+    response.headers["Content-Disposition"] = f'attachment; filename="immortals-game-{game_id}.json"'
+    return response
+
+
+@bp.get("/games/<int:game_id>/battles.csv")
+def battles_csv(game_id: int) -> Response:
+    from companion.store.export import battles_csv as to_csv
+
+    log = runtime().log
+    log.game(game_id)  # 404 for a game that does not exist, not an empty table
+    response = Response(to_csv(log, game_id), mimetype="text/csv")
+    response.headers["Content-Disposition"] = (
+        f'attachment; filename="immortals-game-{game_id}-battles.csv"'
+    )
+    return response
