@@ -1,10 +1,16 @@
 """Child process of the crash test: appends events forever and acknowledges each one.
 
-Run as ``python tests/store/crash_child.py DB_PATH``. It writes to two games in turn (created on
-first use); after ``append`` has returned it prints ``<game> <seq>`` and flushes, so every line
+Run as ``python tests/store/crash_child.py DB_PATH [log|service]``.
+
+``log`` (default): writes to two games in turn (created on first use) straight through
+``GameLog.append``; the content of every event is a pure function of (game, seq), so the parent
+can tell a complete event from a damaged one.
+
+``service``: plays real games of Immortals through ``GameService`` over and over (set-up, a
+battle, passes to the end), so kills land inside real commands, also mid-battle.
+
+Either way, after the write has returned it prints ``<game> <seq>`` and flushes, so every line
 the parent reads is an acknowledged, committed event. The parent kills it with SIGKILL.
-The content of every event is a pure function of (game, seq), so the parent can tell a complete
-event from a damaged one.
 """
 
 from __future__ import annotations
@@ -39,6 +45,29 @@ def expected_battle(game: int, seq: int) -> BattleRecord | None:
     )  # fmt: skip
 
 
+def play_forever(path: str) -> None:
+    from companion.store.service import GameService
+    from tests.store.game_script import Table
+
+    class AcknowledgingTable(Table):
+        def run(self, **command: Any) -> Any:
+            state = super().run(**command)
+            sys.stdout.write(f"{self.game_id} {state.version}\n")
+            sys.stdout.flush()
+            return state
+
+    service = GameService(GameLog(path))
+    while True:
+        table = AcknowledgingTable(service)
+        sys.stdout.write(f"{table.game_id} {table.state.version}\n")
+        sys.stdout.flush()
+        table.to_actions()
+        table.attack()
+        table.resolve({"blue": 3, "purple": 2, "green": 1}, camera={"blue": 2, "purple": 2, "green": 1})
+        while table.step_to_end() is not None:
+            pass
+
+
 def main(path: str) -> None:
     log = GameLog(path)
     known = {g.title: g.id for g in log.games()}
@@ -60,4 +89,7 @@ def main(path: str) -> None:
 
 
 if __name__ == "__main__":
-    main(sys.argv[1])
+    if len(sys.argv) > 2 and sys.argv[2] == "service":
+        play_forever(sys.argv[1])
+    else:
+        main(sys.argv[1])
