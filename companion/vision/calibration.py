@@ -222,7 +222,7 @@ def _check_distinct(colors: dict[str, ColorModel]) -> None:
 
 def save_calibration(calibration: Calibration, path: str | Path) -> None:
     """Write ``calibration`` as JSON (UTF-8, indented); the file loads back equal."""
-    Path(path).write_text(json.dumps(calibration.to_dict(), indent=1) + "\n", encoding="utf-8")
+    Path(path).write_text(json.dumps(calibration.to_dict(), indent=2) + "\n", encoding="utf-8")
 
 
 def load_calibration(path: str | Path) -> Calibration:
@@ -230,9 +230,12 @@ def load_calibration(path: str | Path) -> Calibration:
     path = Path(path)
     try:
         text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
+    except UnicodeDecodeError:
+        raise CalibrationError(f"{path} is not a calibration file: it is not text. Give the "
+                               "JSON file that 'companion vision calibrate' wrote.") from None
+    except OSError as exc:
         raise CalibrationError(f"Cannot read the calibration file {path}: "
-                               f"{getattr(exc, 'strerror', None) or exc}.") from None
+                               f"{exc.strerror or exc}.") from None
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:

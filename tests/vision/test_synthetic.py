@@ -1,0 +1,91 @@
+import math
+
+import numpy as np
+import pytest
+
+from companion.vision.synthetic import (RenderConditions, render_calibration_photo, render_empty_tray,
+                                        render_settling_sequence, render_tray)
+
+
+def test_same_seed_same_image_and_other_seed_other_layout():
+    a = render_tray({"red": 3, "green": 2}, seed=4)
+    b = render_tray({"red": 3, "green": 2}, seed=4)
+    c = render_tray({"red": 3, "green": 2}, seed=5)
+    assert np.array_equal(a.image, b.image)
+    assert a.cubes == b.cubes
+    assert a.cubes != c.cubes
+
+
+def test_frame_shape_and_ground_truth():
+    frame = render_tray({"red": 2, "black": 3, "green": 1}, seed=1)
+    assert frame.image.shape == (960, 1280, 3) and frame.image.dtype == np.uint8
+    assert frame.counts == {"red": 2, "black": 3, "green": 1}
+    assert sorted(c.color for c in frame.cubes) == ["black"] * 3 + ["green"] + ["red"] * 2
+    assert frame.unknown == 0 and frame.others == ()
+
+
+def test_cubes_never_overlap_even_in_tight_clusters():
+    cond = RenderConditions(cluster=1.0)
+    frame = render_tray({"red": 10, "blue": 10, "purple": 10}, seed=3, conditions=cond)
+    pts = [(c.x, c.y) for c in frame.cubes]
+    closest = min(math.dist(p, q) for i, p in enumerate(pts) for q in pts[i + 1:])
+    assert closest >= 0.97 * cond.cube_px  # touching is allowed, lying on each other is not
+    assert closest < 1.1 * cond.cube_px  # and clusters really touch
+
+
+def test_cubes_across_the_outline_are_counted_by_their_centre():
+    frame = render_tray({"red": 1}, seed=2, conditions=RenderConditions(outside=6))
+    assert len(frame.cubes) + len(frame.others) == 7
+    assert sum(frame.counts.values()) == len(frame.cubes)
+    assert all(not c.inside for c in frame.others)
+
+
+def test_foreign_objects_are_ground_truth_unknowns():
+    assert render_tray({}, seed=2, conditions=RenderConditions(foreign=2)).unknown == 2
+
+
+@pytest.mark.parametrize("counts", [{"orange": 1}, {"red": -1}])
+def test_bad_counts_are_refused(counts):
+    with pytest.raises(ValueError):
+        render_tray(counts)
+
+
+def test_more_cubes_than_fit_are_refused():
+    with pytest.raises(ValueError, match="do not fit"):
+        render_tray({"red": 400}, seed=0, conditions=RenderConditions(cube_px=60))
+
+
+def test_light_and_white_balance_change_the_picture_multiplicatively():
+    base = render_empty_tray(seed=1, conditions=RenderConditions(noise=0)).image.astype(float)
+    warm = render_empty_tray(seed=1, conditions=RenderConditions(noise=0, light=0.5,
+                                                                  white_balance=(0.8, 1.0, 1.2))).image
+    ratio = warm.reshape(-1, 3).mean(axis=0) / base.reshape(-1, 3).mean(axis=0)
+    assert np.allclose(ratio, [0.4, 0.5, 0.6], atol=0.02)
+
+
+def test_empty_tray_shows_the_same_scratches_as_the_loaded_tray():
+    cond = RenderConditions(scratches=8, noise=0)
+    empty = render_empty_tray(seed=3, conditions=cond).image.astype(int)
+    clean = render_empty_tray(seed=3, conditions=RenderConditions(noise=0)).image.astype(int)
+    scratched = np.abs(empty - clean).max(axis=2) > 10
+    assert scratched.any()
+    loaded = render_tray({"red": 1}, seed=3, conditions=cond).image.astype(int)
+    assert np.abs(loaded - empty)[scratched].mean() < 5  # the scratches are the tray's, not the photo's
+
+
+def test_settling_sequence_moves_then_rests_on_the_final_layout():
+    frames = render_settling_sequence({"red": 3, "green": 1}, seed=6, moving=4, still=3)
+    assert [f.moving for f in frames] == [True] * 4 + [False] * 3
+    final = render_tray({"red": 3, "green": 1}, seed=6)
+    assert np.array_equal(frames[-1].image, final.image)
+    assert not np.array_equal(frames[0].image, final.image)
+
+
+def test_calibration_photo_boxes_enclose_their_cubes():
+    frame, samples, empty = render_calibration_photo()
+    assert {s.color for s in samples} == {c.color for c in frame.cubes}
+    for s in samples:
+        cube = next(c for c in frame.cubes if c.color == s.color)
+        x, y, w, h = s.box
+        assert x < cube.x < x + w and y < cube.y < y + h
+    assert empty.cubes == ()
