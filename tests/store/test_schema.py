@@ -96,3 +96,39 @@ def test_database_itself_refuses_to_rewrite_history(log: GameLog, statement: str
         conn.execute(statement)
     conn.close()
     assert (log.events(game), log.battles(game), log.game(game)) == before
+
+
+def test_upgrade_runs_pending_migrations_once_and_keeps_data(db_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from companion.store import schema
+
+    with GameLog(db_path) as old:
+        game = old.create_game("Before the upgrade", first_event={"type": "new_game"})
+    v2 = ("CREATE TABLE notes (game_id INTEGER REFERENCES games (id), text TEXT NOT NULL)",)
+    monkeypatch.setattr(schema, "MIGRATIONS", (*schema.MIGRATIONS, v2))
+    monkeypatch.setattr(schema, "SCHEMA_VERSION", len(schema.MIGRATIONS))
+    with GameLog(db_path) as upgraded:  # a second run of v2 would fail: the table exists
+        assert [e.seq for e in upgraded.events(game)] == [1]
+    with GameLog(db_path):
+        pass
+    conn = raw(db_path)
+    assert conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION + 1
+    assert conn.execute("SELECT count(*) FROM notes").fetchone()[0] == 0
+
+
+def test_a_failing_migration_leaves_the_old_version_intact(db_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from companion.store import schema
+
+    with GameLog(db_path) as old:
+        game = old.create_game("Keep me", first_event={"type": "new_game"})
+    broken = ("CREATE TABLE half_done (x INTEGER)", "THIS IS NOT SQL")
+    monkeypatch.setattr(schema, "MIGRATIONS", (*schema.MIGRATIONS, broken))
+    monkeypatch.setattr(schema, "SCHEMA_VERSION", len(schema.MIGRATIONS))
+    with pytest.raises(sqlite3.OperationalError):
+        GameLog(db_path)
+    monkeypatch.undo()
+    conn = raw(db_path)
+    assert conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
+    tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    assert "half_done" not in tables
+    with GameLog(db_path) as log:
+        assert log.game(game).title == "Keep me"
