@@ -1,0 +1,152 @@
+"""Each hard case of issue 3 on rendered frames with known truth (accuracy over the whole
+stress set lives in benchmarks/vision.py)."""
+
+from dataclasses import replace
+
+import numpy as np
+import pytest
+
+from companion.vision.counting import count_cubes
+from companion.vision.errors import ImageReadError, ImageSizeError
+from companion.vision.synthetic import (RenderConditions, render_empty_tray, render_tray,
+                                        synthetic_calibration)
+
+from .conftest import assert_positions_match
+
+ALL = {"red": 3, "blue": 3, "yellow": 3, "purple": 3, "black": 3, "green": 3}
+
+
+def _count(counts, seed, cond, calibration, with_empty=True):
+    frame = render_tray(counts, seed=seed, conditions=cond)
+    empty = render_empty_tray(seed=seed, conditions=cond).image if with_empty else None
+    return frame, count_cubes(frame.image, calibration, empty)
+
+
+@pytest.mark.parametrize("with_empty", [True, False])
+def test_one_of_each_colour_with_positions(calibration, with_empty):
+    frame, result = _count(ALL, 1, RenderConditions(), calibration, with_empty)
+    assert result.counts == frame.counts and result.unknown == 0
+    assert_positions_match(result, frame, 36)
+    assert all(0.6 <= c.confidence <= 1.0 for c in result.cubes)
+
+
+def test_empty_tray_is_empty(calibration):
+    result = count_cubes(render_empty_tray(seed=3).image, calibration)
+    assert result.counts == {} and result.cubes == () and result.unknown == 0
+
+
+@pytest.mark.parametrize("light", [0.55, 1.15])
+@pytest.mark.parametrize("with_empty", [True, False])
+def test_brightness_change(calibration, light, with_empty):
+    frame, result = _count(ALL, 2, RenderConditions(light=light), calibration, with_empty)
+    assert result.counts == frame.counts
+
+
+@pytest.mark.parametrize("gains", [(1.25, 1.0, 0.75), (0.75, 1.1, 1.25)])
+@pytest.mark.parametrize("with_empty", [True, False])
+def test_white_balance_drift(calibration, gains, with_empty):
+    frame, result = _count(ALL, 3, RenderConditions(white_balance=gains), calibration, with_empty)
+    assert result.counts == frame.counts
+
+
+def test_uneven_light(calibration):
+    frame, result = _count(ALL, 4, RenderConditions(light_gradient=0.5, light=0.8), calibration)
+    assert result.counts == frame.counts
+
+
+def test_empty_photo_is_used_to_correct_the_light_not_only_subtracted(calibration):
+    """A frame much darker and bluer than calibration: the empty photo of this moment fixes it."""
+    cond = RenderConditions(light=0.5, white_balance=(1.3, 1.0, 0.7), light_gradient=0.4)
+    frame, result = _count({"black": 4, "purple": 4, "blue": 4}, 5, cond, calibration)
+    assert result.counts == frame.counts
+
+
+@pytest.mark.parametrize("tray", [(0.40, 0.42, 0.44), (0.52, 0.66, 0.76), (0.80, 0.80, 0.80)])
+def test_black_cubes_on_any_background(tray):
+    cond = RenderConditions(background=tray, tray_seed=7, background_variation=0.12)
+    cal = synthetic_calibration(cond)
+    frame, result = _count({"black": 8, "purple": 2, "blue": 2}, 6, cond, cal)
+    assert result.counts == frame.counts
+    frame, result = _count({"black": 8}, 7, replace(cond, light=0.6), cal, with_empty=False)
+    assert result.counts == frame.counts
+
+
+def test_touching_cubes_of_one_colour(calibration):
+    frame, result = _count({"red": 14}, 8, RenderConditions(cluster=1.0), calibration)
+    assert result.counts == {"red": 14}
+    assert_positions_match(result, frame, 36)
+
+
+def test_touching_cubes_of_different_colours(calibration):
+    frame, result = _count(ALL, 9, RenderConditions(cluster=1.0), calibration)
+    assert result.counts == frame.counts
+    assert_positions_match(result, frame, 36)
+
+
+def test_cubes_partly_outside_the_outline_count_by_their_centre(calibration):
+    frame, result = _count({"green": 2}, 10, RenderConditions(outside=8), calibration)
+    assert frame.others, "the case needs cubes whose centre is outside"
+    assert result.counts == frame.counts
+
+
+def test_objects_of_no_known_colour_are_unknown_never_guessed(calibration):
+    frame, result = _count({"red": 2, "green": 2}, 11, RenderConditions(foreign=3), calibration)
+    assert frame.unknown == 3
+    assert result.unknown == 3 and result.counts == frame.counts
+    assert len(result.unknown_boxes) == 3
+
+
+def test_noise_blur_and_scratches(calibration):
+    cond = RenderConditions(noise=5.0, blur=1.5, scratches=10)
+    cal = synthetic_calibration(cond)  # scratches belong to the tray: calibrate that tray
+    frame, result = _count(ALL, 12, cond, cal)
+    assert result.counts == frame.counts
+    frame, result = _count(ALL, 13, cond, cal, with_empty=False)
+    assert result.counts == frame.counts
+
+
+def test_a_blob_between_whole_numbers_of_cubes_is_reported_unsure(calibration):
+    """With a calibrated cube area 45 % too large, one cube is 0.69 of a cube: count 1, unsure."""
+    wrong = replace(calibration, cube_area={c: a * 1.45 for c, a in calibration.cube_area.items()})
+    frame = render_tray({"yellow": 1}, seed=14)
+    sure = count_cubes(frame.image, calibration).cubes[0].confidence
+    unsure = count_cubes(frame.image, wrong).cubes[0].confidence
+    assert unsure < 0.6 < sure
+
+
+def test_smaller_photos_of_the_same_tray_scale_the_calibration(calibration):
+    half = RenderConditions(size=(640, 480), cube_px=18, roi=tuple((x // 2, y // 2) for x, y in
+                                                                   RenderConditions().roi))
+    frame = render_tray(ALL, seed=15, conditions=half)
+    result = count_cubes(frame.image, calibration)
+    assert result.counts == frame.counts
+    assert_positions_match(result, frame, 18)
+
+
+def test_inputs_are_not_changed(calibration):
+    frame = render_tray(ALL, seed=16)
+    empty = render_empty_tray(seed=16).image
+    before, before_empty = frame.image.copy(), empty.copy()
+    count_cubes(frame.image, calibration, empty)
+    assert np.array_equal(frame.image, before) and np.array_equal(empty, before_empty)
+
+
+def test_unusable_inputs(calibration):
+    frame = render_tray({}, seed=0).image
+    with pytest.raises(ImageReadError):
+        count_cubes(frame[:, :, 0], calibration)
+    with pytest.raises(ImageReadError):
+        count_cubes(frame.astype(np.float32), calibration)
+    with pytest.raises(ImageSizeError):
+        count_cubes(frame, calibration, empty=frame[:480])
+    with pytest.raises(ImageSizeError, match="calibrate again"):
+        count_cubes(frame[:, :700], calibration)
+
+
+def test_json_shape(calibration):
+    frame = render_tray({"red": 1, "blue": 2}, seed=17)
+    doc = count_cubes(frame.image, calibration).to_json("tray.jpg")
+    assert list(doc) == ["image", "counts", "cubes", "unknown", "ms"]
+    assert doc["counts"] == {"red": 1, "blue": 2} or doc["counts"] == {"blue": 2, "red": 1}
+    assert all(set(c) == {"color", "x", "y", "confidence"} for c in doc["cubes"])
+    assert doc["ms"] >= 0
