@@ -4,7 +4,7 @@ Three kinds of message travel through the hub (see the "HTTP API" section of doc
 
 * ``state``   ``{"game": id, "version": v}`` — a game changed; the ``id:`` line is the version,
   so a browser that reconnects sends it back as ``Last-Event-ID`` and is told at once when it
-  missed something.
+  missed something. A device never gets a state event older than one it has seen.
 * ``tower``   the tower status (camera, buttons, messages for the screen).
 * ``reading`` ``{"game": id, "reading": {...}}`` — the camera counted the tray.
 
@@ -20,7 +20,7 @@ from __future__ import annotations
 import json
 import queue
 import threading
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -146,14 +146,33 @@ class Hub:
             self._subscriptions.discard(sub)
 
     def stream(
-        self, sub: Subscription, initial: Callable[[], Iterable[Message]] = tuple
+        self,
+        sub: Subscription,
+        initial: Callable[[], Iterable[Message]] = tuple,
+        seen: Mapping[int, int] | None = None,
     ) -> Iterator[str]:
-        """The text of one event stream. ``initial`` runs after subscribing, so nothing that
-        happens in between is lost (at worst a state event arrives twice, which is harmless)."""
+        """The text of one event stream.
+
+        ``initial`` runs after subscribing, so nothing that happens in between is lost.
+        ``seen`` maps game → version the device already has (from ``Last-Event-ID``). A state
+        event is only sent when it is newer than every one this device has seen — versions
+        only grow (undo appends), so an older or repeated one carries no news.
+        """
+        newest: dict[int, int] = dict(seen or {})
+
+        def fresh(message: Message) -> bool:
+            if message.event != "state" or message.game is None or message.id is None:
+                return True
+            if message.id <= newest.get(message.game, -1):
+                return False
+            newest[message.game] = message.id
+            return True
+
         try:
             yield f"retry: {self.retry_ms}\n\n"
             for message in initial():
-                yield message.encode()
+                if fresh(message):
+                    yield message.encode()
             while True:
                 try:
                     item = sub.queue.get(timeout=self.ping_seconds)
@@ -164,7 +183,8 @@ class Hub:
                     continue
                 if item is _CLOSED:
                     return
-                yield item.encode()
+                if fresh(item):
+                    yield item.encode()
         finally:
             sub.close()
 

@@ -100,3 +100,26 @@ def test_too_many_streams_is_refused_with_a_readable_message():
     hub.subscribe()
     with pytest.raises(TooManyStreamsError, match="close a browser tab"):
         hub.subscribe()
+
+
+def test_state_events_never_go_backwards_or_repeat():
+    hub = Hub(ping_seconds=0.05)
+    sub = hub.subscribe(game=1)
+    stream = hub.stream(sub, lambda: [Message("state", {"game": 1, "version": 3}, game=1, id=3)], seen={1: 2})
+    next(stream)  # retry
+    assert parse(next(stream))["id"] == "3"
+    for version in (2, 3, 4):  # late relay of older versions, then news
+        hub.publish_state(1, version)
+    assert parse(next(stream))["id"] == "4"
+    assert next(stream) == ": ping\n\n"
+    stream.close()
+
+
+def test_seen_version_suppresses_the_catch_up():
+    hub = Hub(ping_seconds=0.05)
+    stream = hub.stream(
+        hub.subscribe(game=1), lambda: [Message("state", {"game": 1, "version": 5}, game=1, id=5)], seen={1: 5}
+    )
+    next(stream)
+    assert next(stream) == ": ping\n\n"
+    stream.close()

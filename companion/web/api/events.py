@@ -35,6 +35,7 @@ def events() -> Response:
     if game is not None:
         rt.service.state(game)  # 404 before the stream starts, not inside it
     last_seen = request.headers.get("Last-Event-ID", "").strip()
+    seen = {game: int(last_seen)} if game is not None and last_seen.isdigit() else {}
     try:
         sub = rt.hub.subscribe(game)
     except (HubClosedError, TooManyStreamsError) as exc:
@@ -46,13 +47,12 @@ def events() -> Response:
             yield Message("tower", {"simulated": bool(rt.tower.simulated), **rt.tower.status()})
         except Exception:  # a camera hiccup must not cost the device its game updates
             pass
-        if game is not None:
+        if game is not None:  # the stream drops it when Last-Event-ID already has it
             version = rt.service.state(game).version
-            if last_seen != str(version):
-                yield Message("state", {"game": game, "version": version}, game=game, id=version)
+            yield Message("state", {"game": game, "version": version}, game=game, id=version)
 
     response = Response(
-        rt.hub.stream(sub, initial), mimetype="text/event-stream"
+        rt.hub.stream(sub, initial, seen), mimetype="text/event-stream"
     )
     response.headers["Cache-Control"] = "no-cache"
     response.headers["X-Accel-Buffering"] = "no"  # should anyone put a proxy in front
