@@ -22,7 +22,6 @@ engine of :mod:`companion.game`.
 
 from __future__ import annotations
 
-import logging
 import queue
 import threading
 from collections import OrderedDict
@@ -34,7 +33,6 @@ from companion.store.errors import GameNotFoundError, InvalidVersionError, Versi
 from companion.store.log import GameLog
 from companion.store.rules import Rules
 
-_log = logging.getLogger(__name__)
 
 CACHED_GAMES = 16  # states kept in memory; others are replayed on demand (memory bar: 250 MB)
 QUEUE_SIZE = 256
