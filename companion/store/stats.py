@@ -126,17 +126,15 @@ def _vision(conn: sqlite3.Connection, scope: str) -> dict[str, Any]:
         f"SELECT count(b.corrected) AS readings, coalesce(sum(b.corrected), 0) AS corrected,"
         f" coalesce(sum(b.corrected IS NULL), 0) AS by_hand {joined}"
     ).fetchone()
+    # json_patch merges the two readings: its keys are every colour seen in either of them.
     per_colour = conn.execute(
-        f"""WITH read AS (SELECT b.game_id, b.seq, b.tray_counts, b.camera_counts {joined}
-                             AND b.camera_counts IS NOT NULL),
-                 colours AS (SELECT game_id, seq, key AS color FROM read, json_each(read.tray_counts)
-                             UNION
-                             SELECT game_id, seq, key FROM read, json_each(read.camera_counts))
-            SELECT c.color, count(*) AS readings,
-                   sum(coalesce(json_extract(r.tray_counts, '$.' || c.color), 0)
-                       <> coalesce(json_extract(r.camera_counts, '$.' || c.color), 0)) AS corrected
-              FROM colours AS c JOIN read AS r USING (game_id, seq)
-             GROUP BY c.color ORDER BY c.color"""
+        f"""SELECT c.key AS color, count(*) AS readings,
+                   sum(coalesce(json_extract(b.tray_counts, '$.' || c.key), 0)
+                       <> coalesce(json_extract(b.camera_counts, '$.' || c.key), 0)) AS corrected
+              FROM battles AS b JOIN games AS g ON g.id = b.game_id,
+                   json_each(json_patch(b.camera_counts, b.tray_counts)) AS c
+             WHERE {scope} AND b.camera_counts IS NOT NULL
+             GROUP BY c.key ORDER BY c.key"""
     ).fetchall()
     return {
         "readings": total["readings"],
