@@ -1,9 +1,9 @@
 """Store benchmark (prints numbers; not a test): ``python -m tests.store.bench_store [DIR]``.
 
 Measures on the disk of DIR (default: a temporary folder — use the Pi's data disk there):
-GameLog.append with fsync, GameService.execute over the real engine in a 5-player game grown to
-about 200 events (5 rounds, padded with corrections), a cold replay of that game after a restart, its export, and the statistics over
-50 logged games. The web bar is 100 ms per API call with a 5-player game of 200 events.
+GameLog.append with fsync; GameService.execute over the real engine in a 5-player game grown
+to about 200 events (5 rounds, padded with corrections); a cold replay of that game after a
+restart; its export; the statistics over 50 logged games. The web bar is 100 ms per API call with a 5-player game of 200 events.
 """
 
 from __future__ import annotations
