@@ -75,7 +75,7 @@ def _serve(args: argparse.Namespace) -> int:
     signal.signal(signal.SIGINT, stop)
     log.info("data in %s", settings.data_dir.resolve())
     log.info("tower: %s", describe_tower(app))
-    log.info("serving on http://%s:%d/", settings.host, server.effective_port)
+    log.info("serving on http://%s:%s/", settings.host, server.effective_port)
     try:
         server.run()
     finally:

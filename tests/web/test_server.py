@@ -1,0 +1,187 @@
+"""The real thing: waitress over real HTTP on a free port, a live SSE client, `companion serve`."""
+
+from __future__ import annotations
+
+import http.client
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from companion.web.serve import make_server
+
+from .conftest import PLAYERS, make_app
+
+TIMEOUT = 10.0
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[tuple[object, int]]:
+    # Pings every 60 s: any event that arrives sooner was flushed at once, not by a ping.
+    app = make_app(tmp_path / "data", SSE_PING_SECONDS=60.0)
+    srv = make_server(app, "127.0.0.1", 0)
+    thread = threading.Thread(target=srv.run, name="waitress-under-test", daemon=True)
+    thread.start()
+    yield app, srv.effective_port
+    app.extensions["companion"].close()  # ends the live streams first, as `companion serve` does
+    srv.close()
+    thread.join(timeout=TIMEOUT)
+
+
+def request(port: int, method: str, path: str, body: object = None) -> tuple[int, dict]:
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=TIMEOUT)
+    try:
+        data = None if body is None else json.dumps(body)
+        conn.request(method, path, body=data, headers={"Content-Type": "application/json"})
+        response = conn.getresponse()
+        return response.status, json.loads(response.read())
+    finally:
+        conn.close()
+
+
+class SseClient:
+    """A minimal EventSource over a raw socket: every read is bounded by TIMEOUT."""
+
+    def __init__(self, port: int, path: str, last_event_id: str | None = None) -> None:
+        self.sock = socket.create_connection(("127.0.0.1", port), timeout=TIMEOUT)
+        extra = f"Last-Event-ID: {last_event_id}\r\n" if last_event_id else ""
+        self.sock.sendall(f"GET {path} HTTP/1.1\r\nHost: test\r\nAccept: text/event-stream\r\n{extra}\r\n".encode())
+        self.buffer = b""
+        head = self._read_until(b"\r\n\r\n")
+        assert head.startswith(b"HTTP/1.1 200"), head
+        assert b"text/event-stream" in head
+        self.chunked = b"transfer-encoding: chunked" in head.lower()
+
+    def _read_until(self, marker: bytes) -> bytes:
+        while marker not in self.buffer:
+            data = self.sock.recv(65536)
+            if not data:
+                raise EOFError("the server closed the stream")
+            self.buffer += data
+        head, _, self.buffer = self.buffer.partition(marker)
+        return head
+
+    def _payload(self) -> Iterator[str]:
+        while True:
+            if self.chunked:
+                size = int(self._read_until(b"\r\n"), 16)
+                if size == 0:
+                    raise EOFError("the stream ended")
+                while len(self.buffer) < size + 2:
+                    data = self.sock.recv(65536)
+                    if not data:
+                        raise EOFError("the server closed the stream")
+                    self.buffer += data
+                chunk, self.buffer = self.buffer[:size], self.buffer[size + 2 :]
+                yield chunk.decode()
+            else:
+                yield self._read_until(b"\n\n").decode() + "\n\n"
+
+    def events(self) -> Iterator[dict[str, str]]:
+        text = ""
+        for chunk in self._payload():
+            text += chunk
+            while "\n\n" in text:
+                block, _, text = text.partition("\n\n")
+                fields = {}
+                for line in block.split("\n"):
+                    key, _, value = line.partition(": ")
+                    fields[key] = value
+                yield fields
+
+    def next_event(self, name: str) -> dict[str, str]:
+        for fields in self.events():
+            if fields.get("event") == name:
+                return fields
+        raise AssertionError("unreachable")
+
+    def close(self) -> None:
+        self.sock.close()
+
+
+def test_health_over_real_http(server):
+    _app, port = server
+    status, body = request(port, "GET", "/api/health")
+    assert status == 200 and body["ok"] is True and body["simulated"] is True
+
+
+def test_sse_client_receives_the_state_event_after_a_command_at_once(server):
+    _app, port = server
+    status, created = request(port, "POST", "/api/games", {"players": PLAYERS, "first_player": "red"})
+    assert status == 201
+    game = created["id"]
+    sse = SseClient(port, f"/api/events?game={game}", last_event_id="1")
+    try:
+        assert next(sse.events()).get("retry")  # the first block sets the reconnect delay
+        assert sse.next_event("tower")
+        status, _ = request(port, "POST", f"/api/games/{game}/commands",
+                            {"command": {"type": "deploy_start", "player": "red", "armies": 6}})
+        assert status == 200
+        # A few hundred bytes, no ping for 60 s: this only arrives if waitress flushes each event.
+        event = sse.next_event("state")
+        assert event["id"] == "2"
+        assert json.loads(event["data"]) == {"game": game, "version": 2}
+    finally:
+        sse.close()
+
+
+def test_shutdown_ends_an_open_stream(server):
+    app, port = server
+    sse = SseClient(port, "/api/events")
+    try:
+        sse.next_event("tower")
+        app.extensions["companion"].close()
+        with pytest.raises(EOFError):
+            for _ in sse.events():
+                pass
+    finally:
+        sse.close()
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def test_companion_serve_honours_port_and_data_and_stops_cleanly_on_sigterm(tmp_path):
+    port = free_port()
+    data = tmp_path / "data"
+    env = {
+        **os.environ,
+        "PORT": str(port),
+        "HOST": "127.0.0.1",
+        "COMPANION_DATA": str(data),
+        "COMPANION_CAMERA": "synthetic",
+        "COMPANION_GPIO": "mock",
+    }
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "companion", "serve"], env=env, cwd=Path(__file__).parents[2],
+        stderr=subprocess.PIPE, text=True,
+    )
+    try:
+        log_lines = []
+        for line in proc.stderr:  # the server logs "serving on …" once it listens
+            log_lines.append(line)
+            if "serving on" in line:
+                break
+        log = "".join(log_lines)
+        assert f":{port}/" in log, log
+        assert "SIMULATED" in log, "the log must say the tower is simulated"
+        status, body = request(port, "GET", "/api/health")
+        assert status == 200 and body["simulated"] is True
+        assert (data / "companion.sqlite3").is_file()
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(timeout=TIMEOUT) == 0
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+        proc.stderr.close()
