@@ -58,6 +58,22 @@ class InvalidRecordError(StoreError, ValueError):
     """A game summary or battle record with a missing or malformed field."""
 
 
+class GameUnreadableError(StoreError):
+    """A stored game cannot be rebuilt by replaying its events with the rules of this version.
+
+    Nothing is changed; the events stay in the file (an older or newer companion, or a fixed
+    one, may read them). Not bad input — the request was fine — so not a ``ValueError``.
+    """
+
+    def __init__(self, game_id: int, reason: str) -> None:
+        super().__init__(
+            f"Game number {game_id} cannot be rebuilt from its saved moves by this version of "
+            f"the companion ({reason}). Its moves are kept safe; export the game and report it."
+        )
+        self.game_id = game_id
+        self.reason = reason
+
+
 class DatabaseUnusableError(StoreError):
     """The database file cannot be opened safely (not SQLite, read-only, no write-ahead log)."""
 

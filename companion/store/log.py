@@ -110,7 +110,13 @@ class GameLog:
         self.path = Path(path)
         if str(path) == ":memory:":
             raise DatabaseUnusableError("The game log must be a file, not an in-memory database.")
-        self.path.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise DatabaseUnusableError(
+                f"The folder for the game database, {self.path.parent}, cannot be created "
+                f"({exc.strerror}). Set COMPANION_DATA to a folder the companion may write to."
+            ) from None
         self._clock = clock
         self._lock = threading.Lock()
         self._idle: list[sqlite3.Connection] = []

@@ -29,7 +29,12 @@ from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from typing import Any
 
-from companion.store.errors import GameNotFoundError, InvalidVersionError, VersionConflictError
+from companion.store.errors import (
+    GameNotFoundError,
+    GameUnreadableError,
+    InvalidVersionError,
+    VersionConflictError,
+)
 from companion.store.log import GameLog
 from companion.store.rules import Rules
 
@@ -205,7 +210,10 @@ class GameService:
         events = self.log.events(game_id)  # GameNotFoundError for an unknown game
         if not events:  # created by hand without its new_game event: not a playable game
             raise GameNotFoundError(game_id)
-        state = self.rules.replay([e.payload for e in events])
+        try:
+            state = self.rules.replay([e.payload for e in events])
+        except Exception as exc:  # any failure of the rules on a stored log is the same problem
+            raise GameUnreadableError(game_id, str(exc) or type(exc).__name__) from exc
         self._remember(game_id, state, events[-1].payload)
         return state
 

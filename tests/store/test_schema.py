@@ -132,3 +132,10 @@ def test_a_failing_migration_leaves_the_old_version_intact(db_path: Path, monkey
     assert "half_done" not in tables
     with GameLog(db_path) as log:
         assert log.game(game).title == "Keep me"
+
+
+def test_a_folder_that_cannot_be_created_is_a_clear_error(tmp_path: Path) -> None:
+    blocker = tmp_path / "data"
+    blocker.write_text("a file where the data folder should be")
+    with pytest.raises(DatabaseUnusableError, match="COMPANION_DATA"):
+        GameLog(blocker / "companion.sqlite3")

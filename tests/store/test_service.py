@@ -194,3 +194,14 @@ def test_concurrent_commands_on_one_game_are_serialised(service: GameService, lo
         except queue.Empty:
             break
     assert [v for _, v in versions] == list(range(2, 62))  # in order, none lost
+
+
+def test_a_log_the_rules_cannot_replay_is_a_clear_error_and_stays(service: GameService, log: GameLog) -> None:
+    from companion.store.errors import GameUnreadableError
+
+    game_id = log.create_game("from the future", first_event={"type": "new_game_v9"})
+    before = db_snapshot(log)
+    with pytest.raises(GameUnreadableError, match="cannot be rebuilt") as caught:
+        service.state(game_id)
+    assert not isinstance(caught.value, ValueError) and caught.value.game_id == game_id
+    assert db_snapshot(log) == before
