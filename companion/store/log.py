@@ -78,6 +78,15 @@ def _check_title(title: Any) -> str:
     return title
 
 
+def check_version(version: Any) -> int:
+    """``version`` if it is a whole number ≥ 0 (a state id), else :class:`InvalidVersionError`."""
+    if not isinstance(version, int) or isinstance(version, bool) or version < 0:
+        raise InvalidVersionError(
+            f"The game step you acted on must be a whole number ≥ 0, not {version!r}."
+        )
+    return version
+
+
 def _check_game_id(game_id: Any) -> int:
     if not isinstance(game_id, int) or isinstance(game_id, bool) or game_id < 1:
         raise GameNotFoundError(game_id)
@@ -243,14 +252,7 @@ class GameLog:
         same transaction. Returns only after the commit is on disk.
         """
         game_id = _check_game_id(game_id)
-        if (
-            not isinstance(expected_version, int)
-            or isinstance(expected_version, bool)
-            or expected_version < 0
-        ):
-            raise InvalidVersionError(
-                f"The game step you acted on must be a whole number ≥ 0, not {expected_version!r}."
-            )
+        check_version(expected_version)
         payload = _check_event(event)
         seq = expected_version + 1
         now = self._clock()
@@ -329,7 +331,10 @@ class GameLog:
                 " WHERE game_id = ? AND seq > ? ORDER BY seq",
                 (game_id, after),
             ).fetchall()
-        return [StoredEvent(r["seq"], r["type"], json.loads(r["payload"]), r["created_at"]) for r in rows]
+        return [
+            StoredEvent(r["seq"], r["type"], json.loads(r["payload"]), r["created_at"])
+            for r in rows
+        ]
 
     def game(self, game_id: int) -> GameSummary:
         game_id = _check_game_id(game_id)

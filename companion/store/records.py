@@ -22,7 +22,7 @@ REALMS = ("light", "dark")
 
 @dataclass(frozen=True)
 class StoredEvent:
-    """One event as stored. ``payload`` is the event dict exactly as appended (``"type"`` included)."""
+    """One event as stored; ``payload`` is the event dict as appended, ``"type"`` included."""
 
     seq: int
     type: str

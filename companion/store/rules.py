@@ -28,7 +28,7 @@ class Rules(Protocol):
         """The state after a whole stored log."""
 
     def board_snapshot(self, board: Any) -> dict[str, Any]:
-        """The board dict stored in a new game: ``board`` (object or dict) or the owner's default."""
+        """The board dict stored in a new game: ``board`` (object or dict), else the default."""
 
     def title(self, state: Any) -> str:
         """The title listed for a new game."""

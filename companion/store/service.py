@@ -32,10 +32,9 @@ from typing import Any
 from companion.store.errors import (
     GameNotFoundError,
     GameUnreadableError,
-    InvalidVersionError,
     VersionConflictError,
 )
-from companion.store.log import GameLog
+from companion.store.log import GameLog, check_version
 from companion.store.rules import Rules
 
 
@@ -106,14 +105,8 @@ class GameService:
         self, game_id: int, command: Mapping[str, Any], expected_version: int | None = None
     ) -> tuple[Any, dict[str, Any]]:
         """As :meth:`execute`, returning ``(state, event)`` — the event this command appended."""
-        if expected_version is not None and (
-            not isinstance(expected_version, int)
-            or isinstance(expected_version, bool)
-            or expected_version < 0
-        ):
-            raise InvalidVersionError(
-                f"The game step you acted on must be a whole number ≥ 0, not {expected_version!r}."
-            )
+        if expected_version is not None:
+            check_version(expected_version)
         cmd = self.rules.parse(command)  # well-formed first: needs no state
         game_id = _game_id(game_id)
         with self._game_lock(game_id):

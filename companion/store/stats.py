@@ -95,7 +95,9 @@ def _battles(conn: sqlite3.Connection, scope: str) -> dict[str, Any]:
         f"SELECT {outcome}, avg(b.tray_size) AS average_tray_size,"
         f" coalesce(sum(b.defender IS NULL), 0) AS into_empty {joined}"
     ).fetchone()
-    stances = conn.execute(f"SELECT b.stance, {outcome} {joined} GROUP BY b.stance ORDER BY b.stance")
+    stances = conn.execute(
+        f"SELECT b.stance, {outcome} {joined} GROUP BY b.stance ORDER BY b.stance"
+    ).fetchall()
 
     def outcomes(r: sqlite3.Row) -> dict[str, Any]:
         return {
@@ -174,9 +176,9 @@ def statistics(log: GameLog) -> dict[str, Any]:
 
     ``{"games": {"finished", "unfinished", "total"}, "finished": S, "unfinished": S, "all": S}``
     where each ``S`` is ``{"games", "average_vp", "colours", "tribes", "battles", "vision"}``.
-    Colours and tribes (``tribes[realm][tribe]``) map to ``{"games", "wins", "average_vp", …}`` (``wins`` is ``None`` for
-    unfinished games); ``battles`` counts outcomes overall and per stance; ``vision`` counts
-    camera readings the players corrected, overall and per cube colour.
+    Colours and tribes (``tribes[realm][tribe]``) map to ``{"games", "wins", "average_vp", …}``
+    (``wins`` is ``None`` for unfinished games); ``battles`` counts outcomes overall and per
+    stance; ``vision`` counts camera readings the players corrected, overall and per colour.
     """
     with log.reading() as conn:
         scopes = {name: _scope(conn, name) for name in _SCOPES}
