@@ -10,7 +10,6 @@ Rules the count follows (documented for players in docs/vision.md):
 
 from __future__ import annotations
 
-import math
 import time
 from dataclasses import dataclass, field
 
@@ -135,30 +134,34 @@ def count_cubes(image: np.ndarray, calibration: Calibration,
     classes = classify(light.corrected(image, empty, geo.scale), lut)
     blobs = find_blobs(classes)
     s = geo.scale
-    cubes: list[CubeDetection] = []
+    hist = blobs.histogram
+    total = np.maximum(hist.sum(axis=1), 1)
+    strange = hist[:, UNKNOWN]
+    is_unknown = (strange >= UNKNOWN_SHARE * total) & (strange >= MIN_FRACTION * geo.cube_area[1:].min())
+    is_unknown[0] = False
     unknown_boxes = []
-    for label in range(1, blobs.count):
-        hist = blobs.histogram[label]
-        total = hist.sum()
+    for label in np.flatnonzero(is_unknown):
+        bx, by, bw, bh = (int(v) for v in blobs.stats[label, :4])
+        if _inside(geo, bx + bw / 2, by + bh / 2):
+            unknown_boxes.append((bx * s, by * s, bw * s, bh * s))
+    ratios = hist[:, 1:UNKNOWN] / geo.cube_area[1:UNKNOWN]
+    ratios[0] = 0.0  # label 0 is the tray
+    ratios[is_unknown] = 0.0
+    cubes: list[CubeDetection] = []
+    for label, k in zip(*np.nonzero(ratios >= MIN_FRACTION)):
+        code = int(k) + 1
+        ratio = float(ratios[label, k])
+        n = max(1, int(round(ratio)))
+        # Halfway between two whole numbers is a coin toss: confidence 0 there. Stray pixels of
+        # no known colour in the blob make every cube in it less sure too.
+        confidence = (1.0 - 2.0 * abs(ratio - n)) * (1.0 - strange[label] / total[label])
+        confidence = round(max(0.05, min(0.99, confidence)), 3)
         bx, by, bw, bh = (int(v) for v in blobs.stats[label, :4])
         bbox = (bx * s, by * s, bw * s, bh * s)
-        if hist[UNKNOWN] >= UNKNOWN_SHARE * total and hist[UNKNOWN] >= MIN_FRACTION * geo.cube_area[1:].min():
-            cx, cy = bx + bw / 2, by + bh / 2
+        for cx, cy in _centres(blobs, classes, int(label), code, n):
             if _inside(geo, cx, cy):
-                unknown_boxes.append(bbox)
-            continue
-        unsure = hist[UNKNOWN] / total  # stray pixels of no colour make every cube here less sure
-        for code in range(1, UNKNOWN):
-            ratio = hist[code] / geo.cube_area[code]
-            if ratio < MIN_FRACTION:
-                continue
-            n = max(1, int(round(ratio)))
-            off = abs(ratio - n) / math.sqrt(n)  # an area error grows with the cluster's edge
-            confidence = max(0.05, min(0.99, (1.0 - 2.0 * off) * (1.0 - unsure)))
-            for cx, cy in _centres(blobs, classes, label, code, n):
-                if _inside(geo, cx, cy):
-                    cubes.append(CubeDetection(CUBE_COLORS[code - 1], (cx + 0.5) * s, (cy + 0.5) * s,
-                                               round(confidence, 3), bbox))
+                cubes.append(CubeDetection(CUBE_COLORS[code - 1], (cx + 0.5) * s, (cy + 0.5) * s,
+                                           confidence, bbox))
     counts: dict[str, int] = {}
     for c in cubes:
         counts[c.color] = counts.get(c.color, 0) + 1

@@ -18,6 +18,7 @@ import numpy as np
 
 LEVEL = 128  # grey level of the empty tray after correction (leaves head-room for brighter things)
 SCALE = 2  # default: the counter works at 1/SCALE of the camera resolution
+SAME_LIGHT = 2  # grey levels around LEVEL within which two photos count as equally lit
 _CELL = 16  # working pixels per cell of the coarse light grid (about one cube)
 
 
@@ -63,6 +64,8 @@ def relight(ratio: np.ndarray) -> np.ndarray:
     photos share the light the field is ``LEVEL`` and this changes nothing.
     """
     change = cv2.medianBlur(cv2.medianBlur(_coarse(ratio), 5), 5)
+    if int(np.abs(change.astype(np.int16) - LEVEL).max()) <= SAME_LIGHT:
+        return ratio  # the usual case (empty photo seconds before): nothing to correct
     return cv2.divide(ratio, _grow(change, ratio.shape), scale=LEVEL)
 
 
