@@ -2,11 +2,17 @@
 
 from __future__ import annotations
 
+import logging
+import threading
+from typing import Any
+
 from flask import Blueprint, Response, jsonify
 
 from companion.web.api.errors import MalformedRequestError
 from companion.web.api.parsing import json_object
 from companion.web.api.runtime import runtime
+
+log = logging.getLogger("companion.web")
 
 bp = Blueprint("api_tower", __name__, url_prefix="/api")
 
@@ -30,5 +36,15 @@ def press() -> tuple[Response, int]:
     button = json_object().get("button")
     if button not in BUTTONS:
         raise MalformedRequestError('"button" must be "count" or "cancel".')
-    runtime().tower.press(button)
+    tower = runtime().tower
+    # On mock pins a press holds the pin past the debounce time (tens of ms): do it beside
+    # the request so the screen answers at once; the outcome travels as a live event anyway.
+    threading.Thread(target=_press, args=(tower, button), name="companion-press", daemon=True).start()
     return jsonify({"pressed": button, "tower": tower_body()}), 202
+
+
+def _press(tower: Any, button: str) -> None:
+    try:
+        tower.press(button)
+    except Exception:
+        log.exception("pressing the %s button failed", button)
