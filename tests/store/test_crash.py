@@ -28,7 +28,8 @@ from tests.store.crash_child import expected_battle, expected_event
 
 CHILD = Path(__file__).with_name("crash_child.py")
 ROUNDS = 12
-TIME_BUDGET_S = 25.0
+MIN_ROUNDS = 3  # run at least these, however slow the machine; more while the budget lasts
+TIME_BUDGET_S = 20.0
 LINE_TIMEOUT_S = 30.0
 
 
@@ -116,11 +117,10 @@ def test_acknowledged_events_survive_sigkill(tmp_path: Path) -> None:
     deadline = time.monotonic() + TIME_BUDGET_S
     present: dict[int, int] = {}
     rounds = 0
-    while rounds < ROUNDS and time.monotonic() < deadline:
+    while rounds < MIN_ROUNDS or (rounds < ROUNDS and time.monotonic() < deadline):
         acked = _run_and_kill(path, acknowledge=rng.randint(1, 60))
         present = _check(path, acked, before=present)
         rounds += 1
-    assert rounds >= 3, "too few rounds ran to mean anything"
     assert sum(present.values()) >= rounds  # progress across restarts, not the same event again
 
 
@@ -154,9 +154,8 @@ def test_acknowledged_commands_of_real_games_survive_sigkill(tmp_path: Path) -> 
     deadline = time.monotonic() + TIME_BUDGET_S
     present: dict[int, int] = {}
     rounds = 0
-    while rounds < ROUNDS and time.monotonic() < deadline:
-        acked = _run_and_kill(path, acknowledge=rng.randint(1, 120), mode="service")
+    while rounds < MIN_ROUNDS or (rounds < ROUNDS and time.monotonic() < deadline):
+        acked = _run_and_kill(path, acknowledge=rng.randint(1, 80), mode="service")
         present = _check_games(path, acked, before=present)
         rounds += 1
-    assert rounds >= 3, "too few rounds ran to mean anything"
     assert len(present) >= 2  # several games were started across the kills
