@@ -5,7 +5,7 @@ the status says what the client should do (see the "HTTP API" section of docs/CO
 
 * 400 — the request or the move is wrong; the game is unchanged, show the message inline;
 * 404 — no such game (or reading, or page);
-* 409 — someone else changed the game first: reload and decide again;
+* 409 — someone else changed the game first (or started / cancelled the count): reload;
 * 503 — the camera or the buttons are not available right now: offer manual entry.
 """
 
@@ -57,7 +57,7 @@ class StreamUnavailableError(ApiError):
 def _status_table() -> list[tuple[type[BaseException], int]]:
     """Most specific first. Imported here, not at module level, so this module stays importable
     by tools that only want the classes above."""
-    from companion.hw.errors import CountInProgressError, HardwareError
+    from companion.hw.errors import CountCancelledError, CountInProgressError, HardwareError
     from companion.store.errors import GameNotFoundError, VersionConflictError
 
     return [
@@ -65,6 +65,7 @@ def _status_table() -> list[tuple[type[BaseException], int]]:
         (GameNotFoundError, 404),
         (VersionConflictError, 409),
         (CountInProgressError, 409),  # the other press wins; the reading reaches everyone anyway
+        (CountCancelledError, 409),  # someone pressed cancel: not a broken camera
         (HardwareError, 503),  # camera/buttons not available: the UI offers manual entry
         (ValueError, 400),
         (CompanionError, 400),  # a rule said no (e.g. not your turn): the move is refused

@@ -385,7 +385,7 @@ def _paths() -> dict[str, Any]:
                 "responses": {
                     "200": _json(_ref("ReadingEnvelope"), "The reading."),
                     "409": {
-                        "description": "A count is already running.",
+                        "description": "A count is already running, or someone pressed cancel.",
                         "content": {JSON: {"schema": _ref("Error")}},
                     },
                     **_errors("400", "404", "503"),

@@ -49,3 +49,26 @@ def test_cancel_button_is_accepted(app, client):
 @pytest.mark.parametrize("payload", [{}, {"button": "launch"}, {"button": 1}])
 def test_unknown_button_is_400(client, payload):
     assert error_of(client.post("/api/tower/press", json=payload), 400)["kind"] == "MalformedRequestError"
+
+
+def test_count_button_belongs_to_the_game_waiting_for_a_count(app, client):
+    waiting = attack_declared(client)
+    idle = in_actions(client)  # touched last, but nothing to count there
+    state_of(client, idle)
+    events = EventCollector(app)
+    ok(client.post("/api/tower/press", json={"button": "count"}), 202)
+    assert events.next("reading", timeout=15)["game"] == waiting
+    events.close()
+
+
+def test_cancel_during_a_count_is_409_not_a_broken_camera(app, client, monkeypatch):
+    from companion.hw.errors import CountCancelledError
+
+    game = attack_declared(client)
+
+    def cancelled(**_: object) -> None:
+        raise CountCancelledError()
+
+    monkeypatch.setattr(app.extensions["companion"].tower, "count_throw", cancelled)
+    error = error_of(client.post(f"/api/games/{game}/battle/count"), 409)
+    assert error["kind"] == "CountCancelledError"
