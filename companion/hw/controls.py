@@ -21,12 +21,13 @@ from __future__ import annotations
 import logging
 import threading
 import time
+import warnings
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Literal
 
 from gpiozero import LED, Button, Device
-from gpiozero.exc import GPIOZeroError
+from gpiozero.exc import GPIOZeroError, PinFactoryFallback
 from gpiozero.pins.mock import MockFactory
 
 from companion.hw.errors import (
@@ -89,7 +90,9 @@ def make_pin_factory(mode: str) -> tuple[Any, bool]:
     if mode not in ("auto", "real"):
         raise InvalidPinError(f"COMPANION_GPIO must be auto, real or mock, not {mode!r}.")
     try:
-        return Device._default_pin_factory(), False
+        with warnings.catch_warnings():  # gpiozero warns per factory it skips; we log one line
+            warnings.simplefilter("ignore", PinFactoryFallback)
+            return Device._default_pin_factory(), False
     except (GPIOZeroError, ImportError, OSError) as exc:
         if mode == "real":
             raise GpioUnavailableError() from exc

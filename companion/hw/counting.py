@@ -34,6 +34,7 @@ class CountOutcome:
     result: Any  # companion.vision.counting.TrayCount
     annotated: np.ndarray
     frames_to_settle: int
+    after_settle_ms: float = 0.0  # from "settled" to this outcome: fresh frame + count + drawing
     taken_at: float = field(default_factory=time.time)  # wall-clock seconds, for the reading
 
     @property
@@ -134,10 +135,13 @@ class CountSession:
             if detector.feed(self.camera.capture()):
                 break
         self._check_cancel()
+        settled_at = time.perf_counter()
         image = self.camera.capture()  # the one fresh frame we count
         result = self._counter(image, self.calibration, empty=self.empty)
-        return CountOutcome(image=image, result=result, annotated=self._annotator(image, result),
-                            frames_to_settle=frames)
+        annotated = self._annotator(image, result)
+        return CountOutcome(image=image, result=result, annotated=annotated,
+                            frames_to_settle=frames,
+                            after_settle_ms=(time.perf_counter() - settled_at) * 1000)
 
     def _check_cancel(self) -> None:
         if self._cancelled.is_set():

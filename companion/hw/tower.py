@@ -169,6 +169,20 @@ class Tower:
             self._camera_failed(exc)
             raise
 
+    def snapshot(self) -> Any:
+        """One fresh BGR frame of the tray now (the tower page's camera check); no counting."""
+        camera = self._require_camera()
+        try:
+            return camera.capture()
+        except CameraUnavailableError as exc:
+            self._camera_failed(exc)
+            raise
+
+    @property
+    def controls(self) -> TowerControls | None:
+        """The buttons and LED, or None while the GPIO is unavailable (for self-tests)."""
+        return self._controls
+
     def cancel(self) -> None:
         """Cancel the running count, if any (what the cancel button does)."""
         session = self._session

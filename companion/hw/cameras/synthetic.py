@@ -14,6 +14,7 @@ from companion.hw.camera import Camera
 from companion.hw.simulator import TowerSimulator
 
 _STILL_FRAMES = 3  # distinct noise patterns cycled once the tray is still
+_MOVING_CHUNK = 4  # moving frames rendered at a time: the renderer's motion fades after ~5
 
 
 class SyntheticCamera(Camera):
@@ -32,25 +33,37 @@ class SyntheticCamera(Camera):
         self._scene: tuple | None = None
         self._frames: list[np.ndarray] = []
         self._moving = 0
+        self._still = _STILL_FRAMES
+        self._round = 0
         self._index = 0
 
     def capture(self) -> np.ndarray:
-        from companion.vision.synthetic import render_settling_sequence
-
         sim = self.simulator
         scene = (sim.throws, tuple(sorted(sim.tray.items())))
         if scene != self._scene:  # a throw happened or the tray was emptied: a new scene
-            self._moving = sim.frames_until_settled
-            sequence = render_settling_sequence(
-                sim.tray, seed=self.seed * 100_003 + sim.throws, conditions=self.conditions,
-                moving=self._moving, still=_STILL_FRAMES)
-            self._frames = [f.image for f in sequence]
-            self._scene, self._index = scene, 0
+            self._scene, self._round = scene, 0
+            self._render_next()
+        elif self._index >= len(self._frames) and self._still == 0:
+            self._round += 1  # still moving after a whole chunk: keep the cubes rolling
+            self._render_next()
         if self._index < len(self._frames):
             frame = self._frames[self._index]
         else:  # still tray: cycle the noise patterns of the final layout
-            k = (self._index - self._moving) % _STILL_FRAMES
-            frame = self._frames[self._moving + k]
+            frame = self._frames[self._moving + (self._index - self._moving) % self._still]
         self._index += 1
         sim.advance_frame()
         return frame.copy()
+
+    def _render_next(self) -> None:
+        """Render the next frames lazily, at most a chunk of moving ones at a time."""
+        from companion.vision.synthetic import render_settling_sequence
+
+        sim = self.simulator
+        left = sim.frames_until_settled
+        self._moving = min(left, _MOVING_CHUNK)
+        self._still = _STILL_FRAMES if left <= _MOVING_CHUNK else 0
+        sequence = render_settling_sequence(
+            sim.tray, seed=self.seed * 100_003 + sim.throws * 101 + self._round,
+            conditions=self.conditions, moving=self._moving, still=self._still)
+        self._frames = [f.image for f in sequence]
+        self._index = 0
