@@ -20,7 +20,7 @@ import cv2
 import numpy as np
 
 from companion.vision import light
-from companion.vision.classify import ColorModel, build_lut, classify, expand_lut
+from companion.vision.classify import ColorModel, classify, full_lut
 from companion.vision.colors import CUBE_COLORS
 from companion.vision.errors import CalibrationError, ImageReadError, ImageSizeError
 from companion.vision.segment import find_blobs
@@ -55,7 +55,7 @@ class Calibration:
     @functools.cached_property
     def lut(self) -> np.ndarray:
         """The colour table spread to every 8-bit colour (built on first use, 16 MB)."""
-        return expand_lut(build_lut(self.background, self.colors))
+        return full_lut(self.background, tuple(sorted(self.colors.items())))
 
     @property
     def cube_side(self) -> float:
@@ -177,7 +177,7 @@ def calibrate(image: np.ndarray, samples: Iterable[Sample], backgrounds: Iterabl
     scale = max(1, min(4, int(math.sqrt(float(np.median(sizes))) / WORKING_SIDE)))
 
     # Pass 2, working resolution: one cube's area exactly as the counter will measure it.
-    lut = expand_lut(build_lut(background, colors))
+    lut = full_lut(background, tuple(sorted(colors.items())))
     classes = classify(light.corrected(image, empty, scale=scale), lut)
     areas: dict[str, list[float]] = {c: [] for c in CUBE_COLORS}
     for s in samples:

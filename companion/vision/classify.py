@@ -11,6 +11,7 @@ spread to every 8-bit colour (:func:`expand_lut`).
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 import cv2
@@ -56,15 +57,17 @@ def build_lut(background: ColorModel, colors: dict[str, ColorModel]) -> np.ndarr
     """The 64³ class table (uint8, flat, indexed by :func:`lut_index`)."""
     levels = (np.arange(2**BITS, dtype=np.float64) + 0.5) * (1 << _SHIFT)
     b, g, r = np.meshgrid(levels, levels, levels, indexing="ij")
-    cells = np.stack([b.ravel(), g.ravel(), r.ravel()], axis=1)
+    cells = np.stack([b.ravel(), g.ravel(), r.ravel()], axis=1).astype(np.float32)
     models = [background] + [colors.get(name) for name in CUBE_COLORS]
-    dist = np.full((len(cells), len(models)), np.inf)
+    dist = np.full((len(cells), len(models)), np.inf, dtype=np.float32)
     for k, model in enumerate(models):
         if model is None:
             continue
         mean, inv = model.widened()
-        d = cells - mean
-        dist[:, k] = np.sqrt(np.einsum("ij,jk,ik->i", d, inv, d))
+        d = [cells[:, i] - np.float32(mean[i]) for i in range(3)]
+        q = sum(np.float32(inv[i, j] * (1 if i == j else 2)) * d[i] * d[j]
+                for i in range(3) for j in range(i, 3))
+        dist[:, k] = np.sqrt(np.maximum(q, 0))
     lut = np.argmin(dist, axis=1).astype(np.uint8)
     lut[dist.min(axis=1) > REJECT_DISTANCE] = UNKNOWN
     # Glare (scratches, reflections) adds about the same light to every channel: anything at
@@ -78,10 +81,18 @@ def build_lut(background: ColorModel, colors: dict[str, ColorModel]) -> np.ndarr
 def expand_lut(lut: np.ndarray) -> np.ndarray:
     """The 64³ table spread to all 2²⁴ 8-bit colours (16 MB), indexed by the packed pixel
     ``B | G << 8 | R << 16`` — so a frame needs no arithmetic to find its table entries."""
-    cube = lut.reshape(2**BITS, 2**BITS, 2**BITS)  # [B][G][R]
-    step = 1 << _SHIFT
-    full = np.repeat(np.repeat(np.repeat(cube, step, 0), step, 1), step, 2)
-    return np.ascontiguousarray(full.transpose(2, 1, 0)).ravel()  # [R][G][B]
+    cube = np.ascontiguousarray(lut.reshape(2**BITS, 2**BITS, 2**BITS).transpose(2, 1, 0))
+    step = 1 << _SHIFT  # cube is now [R][G][B], the order of the packed pixel's bytes
+    return np.repeat(np.repeat(np.repeat(cube, step, 0), step, 1), step, 2).ravel()
+
+
+@functools.lru_cache(maxsize=4)
+def full_lut(background: ColorModel, colors: tuple[tuple[str, ColorModel], ...]) -> np.ndarray:
+    """:func:`expand_lut` of :func:`build_lut`, cached: calibrating and then counting with the
+    same models builds the table once."""
+    table = expand_lut(build_lut(background, dict(colors)))
+    table.setflags(write=False)
+    return table
 
 
 def lut_index(normalised: np.ndarray) -> np.ndarray:
