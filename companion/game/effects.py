@@ -8,9 +8,10 @@ or the owner's board data changed. Each effect is a small JSON dict with an ``"o
 from __future__ import annotations
 
 import copy
+import dataclasses
 from typing import Any
 
-from .state import GameState
+from .state import GameState, RegionState
 
 Effect = dict[str, Any]
 
@@ -75,9 +76,19 @@ class Changes:
 
 
 def clone(state: GameState) -> GameState:
-    """A deep copy sharing the immutable board and the (append-only) log."""
-    memo: dict[int, Any] = {id(state.board): state.board, id(state.log): state.log}
-    return copy.deepcopy(state, memo)
+    """A copy that ``apply`` may change freely. It shares only what is never changed in place:
+    the frozen board, the append-only log and score records, and the warnings list."""
+    return dataclasses.replace(
+        state,
+        players=[dataclasses.replace(p, limbo=dict(p.limbo)) for p in state.players],
+        done=list(state.done), passed=dict(state.passed),
+        used={k: list(v) for k, v in state.used.items()},
+        regions={realm: {rid: RegionState(dict(r.armies), r.building, r.portal) for rid, r in rs.items()}
+                 for realm, rs in state.regions.items()},
+        cards=dict(state.cards), tray=dict(state.tray), interior=dict(state.interior),
+        unaccounted=dict(state.unaccounted), battle=copy.deepcopy(state.battle),
+        scores=list(state.scores), result=copy.deepcopy(state.result),
+    )
 
 
 def _bump(d: dict[str, int], key: str, delta: int) -> None:
