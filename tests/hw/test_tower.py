@@ -201,3 +201,25 @@ def test_status_listeners_hear_led_changes(devices):
     tower.on_status(lambda s: heard.append(s["led"]))
     tower.recount(timeout=10)
     assert heard[0] == "counting" and heard[-1] == "ready"
+
+
+def test_from_settings_opens_the_pi_camera_with_the_saved_lock(tmp_path, monkeypatch):
+    import sys
+
+    from companion.config import Settings
+    from companion.hw.cameras.picam import ExposureLock
+    from tests.hw import fake_picamera2
+
+    fake = fake_picamera2.module()
+    monkeypatch.setitem(sys.modules, "picamera2", fake)
+    ExposureLock(15000, 1.25, (1.8, 1.4)).save(tmp_path / "camera-lock.json")
+    tower = Tower.from_settings(Settings(camera="auto", gpio="mock", data_dir=tmp_path),
+                                environ={})
+    try:
+        device = fake.Picamera2.instances[-1]
+        assert device.controls["ExposureTime"] == 15000 and device.controls["AeEnable"] is False
+        status = tower.status()
+        assert status["camera"]["backend"] == "picamera2" and not tower.simulated
+        assert status["calibrated"] is False  # no colour calibration saved yet
+    finally:
+        tower.close()
