@@ -15,11 +15,13 @@ from companion.web.api.errors import MalformedRequestError
 
 def json_object() -> dict[str, Any]:
     """The request body as a JSON object (dict)."""
+    raw = request.get_data(cache=True)
+    if not raw:
+        raise MalformedRequestError("The request needs a JSON body.")
+    if not request.is_json:
+        raise MalformedRequestError("Send the request body as JSON (Content-Type: application/json).")
     body = request.get_json(silent=True)
     if body is None:
-        raw = request.get_data(cache=True)
-        if not raw:
-            raise MalformedRequestError("The request needs a JSON body.")
         raise MalformedRequestError("The request body is not valid JSON.")
     if not isinstance(body, dict):
         raise MalformedRequestError("The request body must be a JSON object ({...}).")

@@ -41,6 +41,7 @@ def test_new_game_snapshots_the_owners_board(client):
         ({"data": "{not json", "content_type": "application/json"}, "MalformedRequestError"),
         ({"data": "", "content_type": "application/json"}, "MalformedRequestError"),
         ({"json": [1, 2]}, "MalformedRequestError"),
+        ({"data": '{"players": []}', "content_type": "text/plain"}, "MalformedRequestError"),
         ({"json": {"players": PLAYERS, "first_player": "red", "board": {}}}, "MalformedRequestError"),
         ({"json": {"type": "pass", "players": PLAYERS}}, "MalformedRequestError"),
         ({"json": {"first_player": "red"}}, "InvalidCommandError"),
