@@ -26,7 +26,7 @@ def breakdown(state: GameState, color: str) -> dict[str, Any]:
             shrines += b == "shrine"
             capitals += b == "capital"
     areas = []
-    warnings = []
+    unknown = []
     for area in state.board.areas.values():
         members = state.board.area_regions(area.id)
         held = sum(1 for r in members if r in owned)
@@ -34,9 +34,12 @@ def breakdown(state: GameState, color: str) -> dict[str, Any]:
             vp = AREA_VP.get(held, 0)
             if vp:
                 areas.append({"area": area.id, "name": area.name, "owned": held, "vp": vp})
-        elif held or any(state.board.regions[r].area is None for r in owned):
-            warnings.append(f"The regions of {area.name} are not all entered in the board data, "
-                            f"so its area bonus is not computed.")
+        else:
+            unknown.append(area.name)
+    warnings = []
+    if unknown and owned:
+        warnings.append("Area bonuses are not computed for " + ", ".join(unknown)
+                        + ": their regions are not all entered in the board data.")
     region_vp = len(owned) // 2
     total = region_vp + shrines + capitals + sum(a["vp"] for a in areas)
     return {"regions": len(owned), "region_vp": region_vp, "shrines": shrines,

@@ -17,7 +17,7 @@ from .effects import Changes
 from .errors import (IllegalActionError, ImpossibleReadingError, InvalidCommandError,
                      NotEnoughArmiesError)
 from .state import GameState
-from .tower import explain, reading_problems, throw_accounting
+from .tower import check_colors, explain, reading_problems, throw_accounting
 
 RESERVE = 2 * START_LIMBO + SEED_PER_PLAYER  # cubes a player must keep for limbos and seeding
 
@@ -183,6 +183,7 @@ def seed_tower(state: GameState, cmd: c.SeedTower) -> tuple[Changes, dict[str, A
     """7 cubes per player + 10 green into the empty tower; the tray is read and split."""
     thrown = {color: SEED_PER_PLAYER for color in state.colors}
     thrown[GREEN] = SEED_GREEN
+    check_colors(cmd.tray, state.colors)
     problems = reading_problems({}, thrown, cmd.tray, state.colors)
     if problems and not cmd.accept_impossible:
         raise ImpossibleReadingError(explain(problems))

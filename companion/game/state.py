@@ -7,6 +7,7 @@ checked against the live one.
 
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -207,7 +208,8 @@ class GameState:
                         for realm, rs in self.regions.items()},
             "cards": dict(self.cards), "tray": dict(self.tray), "interior": dict(self.interior),
             "green_supply": self.green_supply, "unaccounted": dict(self.unaccounted),
-            "battle": self.battle, "scores": list(self.scores), "result": self.result,
+            "battle": copy.deepcopy(self.battle), "scores": copy.deepcopy(self.scores),
+            "result": copy.deepcopy(self.result),
             "warnings": list(self.warnings), "cube_totals": self.cube_totals(),
         }
         if include_board:

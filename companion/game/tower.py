@@ -44,6 +44,15 @@ def reading_problems(interior: Mapping[str, int], thrown: Mapping[str, int],
     return problems
 
 
+def check_colors(reading: Mapping[str, int], in_game: Iterable[str]) -> None:
+    """Cubes of a colour nobody plays cannot be accepted at all: the reading must be fixed."""
+    foreign = sorted(c for c, n in reading.items() if n and c != GREEN and c not in set(in_game))
+    if foreign:
+        raise ImpossibleReadingError(
+            f"The tray count shows {', '.join(foreign)} cubes, but {' and '.join(foreign)} "
+            f"{'is' if len(foreign) == 1 else 'are'} not playing in this game; correct the count.")
+
+
 def explain(problems: list[str]) -> str:
     return " ".join(problems) + " Recount the tray, or accept the reading if the table is sure."
 

@@ -19,7 +19,7 @@ from .colors import GREEN, display, other_realm
 from .effects import Changes
 from .errors import IllegalActionError, ImpossibleReadingError, NotEnoughArmiesError
 from .state import GameState
-from .tower import explain, reading_problems, throw_accounting
+from .tower import check_colors, explain, reading_problems, throw_accounting
 
 STANCE_OF_CARD = {"target": Stance.FOR_ATTACKER, "source": Stance.NEUTRAL, "other": Stance.AGAINST_ATTACKER}
 
@@ -139,6 +139,7 @@ def explain_result(state: GameState, r: Mapping[str, Any]) -> list[str]:
 def resolve(state: GameState, cmd: c.ResolveBattle) -> tuple[Changes, dict[str, Any]]:
     b = state.battle
     assert b is not None
+    check_colors(cmd.counts, state.colors)
     problems = reading_problems(state.interior, b["throw"], cmd.counts, state.colors)
     if problems and not cmd.accept_impossible:
         raise ImpossibleReadingError(explain(problems))

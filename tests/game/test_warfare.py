@@ -190,3 +190,9 @@ def test_attack_through_a_portal_reaches_only_the_twin(white_falls):
     assert (s.battle["target"], s.battle["realm"], s.battle["defender"]) == ("the-murk", "light", None)
     with pytest.raises(IllegalActionError, match="no portal"):
         attack(white_falls, target="the-murk", via_portal=True, armies=2)
+
+
+def test_cubes_of_a_colour_nobody_plays_cannot_be_accepted(white_falls):
+    s = attack(white_falls)
+    with pytest.raises(ImpossibleReadingError, match="black cubes, but black is not playing"):
+        decide(s, {"type": "resolve_battle", "counts": {"black": 1}, "accept_impossible": True})
