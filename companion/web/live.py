@@ -46,6 +46,26 @@ class Message:
         return "\n".join(lines) + "\n\n"
 
 
+class EventStream:
+    """An iterator of event-stream text whose ``close()`` always frees the subscription —
+    also when the server closes it before the first chunk (a generator's ``finally`` would
+    not run then)."""
+
+    def __init__(self, chunks: Iterator[str], sub: Subscription) -> None:
+        self._chunks = chunks
+        self._sub = sub
+
+    def __iter__(self) -> EventStream:
+        return self
+
+    def __next__(self) -> str:
+        return next(self._chunks)
+
+    def close(self) -> None:
+        self._chunks.close()  # type: ignore[attr-defined]
+        self._sub.close()
+
+
 class HubClosedError(RuntimeError):
     """The server is shutting down; no new live streams are opened."""
 
@@ -150,8 +170,8 @@ class Hub:
         sub: Subscription,
         initial: Callable[[], Iterable[Message]] = tuple,
         seen: Mapping[int, int] | None = None,
-    ) -> Iterator[str]:
-        """The text of one event stream.
+    ) -> EventStream:
+        """The text of one event stream (closing it ends the subscription, even unstarted).
 
         ``initial`` runs after subscribing, so nothing that happens in between is lost.
         ``seen`` maps game → version the device already has (from ``Last-Event-ID``). A state
@@ -168,6 +188,11 @@ class Hub:
             newest[message.game] = message.id
             return True
 
+        return EventStream(self._chunks(sub, initial, fresh), sub)
+
+    def _chunks(
+        self, sub: Subscription, initial: Callable[[], Iterable[Message]], fresh: Callable[[Message], bool]
+    ) -> Iterator[str]:
         try:
             yield f"retry: {self.retry_ms}\n\n"
             for message in initial():

@@ -123,3 +123,11 @@ def test_seen_version_suppresses_the_catch_up():
     next(stream)
     assert next(stream) == ": ping\n\n"
     stream.close()
+
+
+def test_closing_an_unstarted_stream_frees_its_subscription():
+    hub = Hub()
+    stream = hub.stream(hub.subscribe())
+    assert hub.client_count == 1
+    stream.close()  # e.g. the device vanished before the server sent the first chunk
+    assert hub.client_count == 0
