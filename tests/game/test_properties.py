@@ -123,7 +123,7 @@ def draw_command(draw, s):
 def test_random_games_conserve_cubes_refuse_cleanly_and_replay(data):
     s = new_game()
     accepted = 0
-    for _ in range(data.draw(st.integers(40, 160), label="steps")):
+    for _ in range(data.draw(st.integers(40, 120), label="steps")):
         if s.phase == "over":
             break
         cmd = draw_command(data.draw, s)
