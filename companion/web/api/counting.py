@@ -16,6 +16,7 @@ from collections.abc import Callable
 from typing import Any
 
 from companion.errors import CompanionError
+from companion.hw.errors import CountCancelledError, CountTimeoutError
 from companion.web.api.errors import NoPendingBattleError
 
 log = logging.getLogger("companion.web")
@@ -51,12 +52,15 @@ class BattleCounter:
         self.hub = hub
         self.timeout = timeout
         self._lock = threading.Lock()
+        # (game, version) whose cubes went into the tower already, also when the count after
+        # the throw timed out or was cancelled: from then on only the tray is counted again.
+        self._thrown: set[tuple[int, int]] = set()
 
     def count(self, game_id: int) -> dict[str, Any]:
         """Count the tray for ``game_id``'s pending throw; returns the stored reading.
 
-        A second count for the same state version is a recount of the tray as it lies (nothing
-        is thrown again). Raises NoPendingBattleError (nothing to count), GameNotFoundError, or
+        A second count for the same state version (after a reading, a timeout or a cancel) is
+        a recount of the tray as it lies: nothing is thrown again. Raises NoPendingBattleError (nothing to count), GameNotFoundError, or
         the tower's CameraUnavailableError / CountTimeoutError / CountInProgressError. The game
         is never changed here.
         """
@@ -64,14 +68,20 @@ class BattleCounter:
         thrown = throw_for(state)
         if thrown is None:
             raise NoPendingBattleError(game_id)
+        key = (game_id, state.version)
         previous = self.readings.latest(game_id)
         with self._lock:
-            if previous is not None and previous["version"] == state.version:
-                # The same throw again (the players asked for a recount): the cubes already lie
-                # in the tray; throwing them again would invent a second throw.
+            if key in self._thrown or (previous is not None and previous["version"] == state.version):
+                # The same throw again (a recount): the cubes already lie in the tray; throwing
+                # them again would invent a second throw.
                 outcome = self.tower.recount(timeout=self.timeout)
             else:
-                outcome = self.tower.count_throw(thrown=thrown, timeout=self.timeout)
+                try:
+                    outcome = self.tower.count_throw(thrown=thrown, timeout=self.timeout)
+                except (CountTimeoutError, CountCancelledError):
+                    self._thrown.add(key)  # thrown, but not counted: recount next time
+                    raise
+                self._thrown.add(key)
             reading = self.readings.save(game_id, state.version, outcome, thrown)
         self.hub.publish_reading(game_id, reading)
         return reading
@@ -113,8 +123,4 @@ class BattleCounter:
         if message:
             status["message"] = message
         self.hub.publish_tower(status)
-
-
-def games_with_pending_throw(service: Any, game_ids: list[int]) -> list[int]:
-    return [g for g in game_ids if throw_for(service.state(g)) is not None]
 

@@ -1,9 +1,9 @@
 """The long-lived objects one app holds: game log, game service, tower, live hub, readings.
 
 They live on ``app.extensions["companion"]`` as one :class:`Runtime`; blueprints reach it with
-:func:`runtime`. The relay thread is the only background thread: it forwards every committed
-game change from the service to the hub (so a change made on any device, or by the physical
-button, reaches every device) and publishes the tower status whenever it changes.
+:func:`runtime`. The relay thread forwards every committed game change from the service to the
+hub (so a change made on any device reaches every device) and publishes the tower status
+whenever it changes; counts started by a button run on short-lived threads of their own.
 """
 
 from __future__ import annotations

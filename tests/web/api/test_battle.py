@@ -199,3 +199,23 @@ def test_impossible_reading_must_be_accepted_explicitly(client):
 )
 def test_unknown_photos_are_404(client, url):
     assert client.get(url).status_code == 404
+
+
+def test_after_a_timed_out_count_the_next_count_does_not_throw_again(app, client, monkeypatch):
+    from companion.hw.errors import CountTimeoutError
+
+    game = attack_declared(client)
+    tower = app.extensions["companion"].tower
+    real_count_throw = tower.count_throw
+
+    def throw_then_time_out(thrown, timeout):
+        tower.simulator.throw(thrown)  # the cubes went in…
+        raise CountTimeoutError("The tray did not stop moving.")  # …but no count came
+
+    monkeypatch.setattr(tower, "count_throw", throw_then_time_out)
+    assert error_of(client.post(f"/api/games/{game}/battle/count"), 503)["kind"] == "CountTimeoutError"
+    monkeypatch.setattr(tower, "count_throw", real_count_throw)
+    throws = tower.simulator.throws
+    reading = ok(client.post(f"/api/games/{game}/battle/count"))["reading"]
+    assert tower.simulator.throws == throws
+    assert reading["counts"]
