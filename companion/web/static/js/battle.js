@@ -56,6 +56,8 @@ function resultBlock(ctx, b, reading) {
       latest = answer;
       showError(error, null);
       clear(words, battleSentences(answer.result || {}, b, counts, ctx.board).map((line) => el("p", {}, line)));
+      // Which counts these words are about (lets a test, or a curious player, see it is current).
+      words.dataset.counts = JSON.stringify(Object.fromEntries(Object.entries(compact(counts)).sort()));
       const reasons = answer.impossible || [];
       impossible.hidden = reasons.length === 0;
       clear(impossible, el("div", { class: "error" }, el("p", {}, t("impossible_intro")),

@@ -38,11 +38,13 @@ export function battleSentences(result, battle, counts, board) {
   const A = colourName(battle.attacker);
   const where = regionName(board, battle.target);
   const limboRealm = t(`realm_adj_${otherRealm(battle.realm)}`);
-  if (result.winner === "attacker") out.push(t("res_wins", { who: A, a, d }));
+  const stance = battle.stance || STANCE_OF_CARD[battle.card];
+  if (!battle.defender && stance !== "against_attacker") {
+    out.push(result.winner === "attacker" ? plural("res_takes", a, { who: A, region: where }) : t("res_not_taken", { who: A }));
+  } else if (result.winner === "attacker") out.push(t("res_wins", { who: A, a, d }));
   else if (result.winner === "defender") out.push(t("res_wins", { who: colourName(battle.defender), a: d, d: a }));
   else if (result.winner === "inhabitants") out.push(t("res_inhabitants", { who: A, a, d }));
   else if (battle.defender) out.push(t("res_tie", { a, d }));
-  else out.push(t("res_not_taken", { who: A }));
   const colours = [battle.attacker, battle.defender, ...Object.keys(result.to_limbo || {}), ...Object.keys(result.placed || {})]
     .filter((c, i, all) => c && all.indexOf(c) === i);
   for (const c of colours) {
@@ -66,8 +68,9 @@ export function battleSentences(result, battle, counts, board) {
 export function describeEvent(event, ctx) {
   if (!event) return t("ev_unknown");
   const type = event.type || "?";
-  const key = `ev_${type}`;
-  const name = t(key) === key ? type.replaceAll("_", " ") : t(key);
+  // Set-up and bookkeeping steps have their own words; actions are named as on the buttons.
+  const known = [`ev_${type}`, `act_${type}`].find((k) => t(k) !== k);
+  const name = known ? t(known) : type.replaceAll("_", " ");
   const cmd = event.command || {};
   const who = cmd.player ? ` — ${colourName(cmd.player)}` : "";
   const region = cmd.target || cmd.region;
