@@ -64,7 +64,15 @@ def _serve(args: argparse.Namespace) -> int:
     settings.data_dir.mkdir(parents=True, exist_ok=True)
     app = create_app({"SETTINGS": settings})
     runtime = app.extensions["companion"]
-    server = make_server(app, settings.host, settings.port)
+    try:
+        server = make_server(app, settings.host, settings.port)
+    except OSError as exc:
+        runtime.close()
+        log.error(
+            "cannot listen on %s:%d (%s) — is another companion running? Set PORT to another "
+            "number.", settings.host, settings.port, exc.strerror or exc,
+        )
+        return 2
 
     def stop(signum: int, _frame: object) -> None:
         log.info("stopping (signal %d): closing live updates", signum)

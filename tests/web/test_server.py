@@ -185,3 +185,18 @@ def test_companion_serve_honours_port_and_data_and_stops_cleanly_on_sigterm(tmp_
             proc.kill()
             proc.wait()
         proc.stderr.close()
+
+
+def test_companion_serve_on_a_taken_port_says_so_and_exits_2(tmp_path):
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        env = {**os.environ, "PORT": str(port), "HOST": "127.0.0.1", "COMPANION_DATA": str(tmp_path),
+               "COMPANION_CAMERA": "synthetic", "COMPANION_GPIO": "mock"}
+        done = subprocess.run(
+            [sys.executable, "-m", "companion", "serve"], env=env, cwd=Path(__file__).parents[2],
+            capture_output=True, text=True, timeout=60,
+        )
+    assert done.returncode == 2
+    assert "another companion" in done.stderr and "Traceback" not in done.stderr
