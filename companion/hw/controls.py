@@ -112,6 +112,7 @@ class TowerControls:
         self.pins = pins or PinConfig()
         self._clock = clock
         self._lock = threading.Lock()
+        self._press_lock = threading.Lock()
         self._down_since: dict[str, float | None] = {"count": None, "cancel": None}
         self._held: dict[str, bool] = {"count": False, "cancel": False}
         self._hold_fired = {name: threading.Event() for name in BUTTONS}
@@ -173,16 +174,17 @@ class TowerControls:
             raise GpioUnavailableError("Real tower buttons cannot be pressed from the screen.")
         pin = self._buttons[button].pin
         fired = self._hold_fired[button]
-        fired.clear()
-        pin.drive_low()
-        try:
-            if hold:
-                fired.wait(self.pins.hold_time + 5.0)
-            else:
-                # The press must outlast the bounce filter; nothing to await, so a short wait.
-                threading.Event().wait(self.pins.bounce_time * 1.5)
-        finally:
-            pin.drive_high()
+        with self._press_lock:  # two screens pressing at once are two presses, one after another
+            fired.clear()
+            pin.drive_low()
+            try:
+                if hold:
+                    fired.wait(self.pins.hold_time + 5.0)
+                else:
+                    # The press must outlast the bounce filter; nothing to await, so a short wait.
+                    threading.Event().wait(self.pins.bounce_time * 1.5)
+            finally:
+                pin.drive_high()
 
     def emit(self, button: str) -> None:
         """Deliver an accepted press of ``button`` to every listener (the shared last step)."""

@@ -162,21 +162,14 @@ class Tower:
 
     def note_empty_tray(self) -> None:
         """Photograph the tray now, while it is empty; the next count uses it to correct light."""
-        camera = self._require_camera()
-        try:
-            self._empty = camera.capture()
-        except CameraUnavailableError as exc:
-            self._camera_failed(exc)
-            raise
+        self._empty = self._capture_alone()
 
     def snapshot(self) -> Any:
-        """One fresh BGR frame of the tray now (the tower page's camera check); no counting."""
-        camera = self._require_camera()
-        try:
-            return camera.capture()
-        except CameraUnavailableError as exc:
-            self._camera_failed(exc)
-            raise
+        """One fresh BGR frame of the tray now (the tower page's camera check); no counting.
+
+        Raises :class:`CountInProgressError` while a count runs (the camera is busy settling).
+        """
+        return self._capture_alone()
 
     @property
     def controls(self) -> TowerControls | None:
@@ -234,6 +227,20 @@ class Tower:
             self._session = None
             self._count_lock.release()
             self._update_led()
+
+    def _capture_alone(self) -> Any:
+        """One frame outside a count; a count owns the camera while it runs."""
+        if not self._count_lock.acquire(blocking=False):
+            raise CountInProgressError()
+        try:
+            camera = self._require_camera()
+            try:
+                return camera.capture()
+            except CameraUnavailableError as exc:
+                self._camera_failed(exc)
+                raise
+        finally:
+            self._count_lock.release()
 
     def _button_pressed(self, button: str) -> None:
         if button == "cancel":

@@ -223,3 +223,28 @@ def test_from_settings_opens_the_pi_camera_with_the_saved_lock(tmp_path, monkeyp
         assert status["calibrated"] is False  # no colour calibration saved yet
     finally:
         tower.close()
+
+
+def test_snapshot_waits_for_no_count_and_reports_a_dead_camera(devices):
+    tower = make_tower(devices)
+    assert tower.snapshot().shape == (4, 4, 3)
+    devices.cameras[-1].values = (None,)
+    with pytest.raises(CameraUnavailableError):
+        tower.snapshot()
+    assert tower.status()["camera"]["ok"] is False
+
+
+def test_empty_tray_photo_is_used_by_the_next_count_only(devices):
+    seen = []
+
+    def sessions(camera, calibration, empty=None):
+        seen.append(None if empty is None else int(empty[0, 0, 0]))
+        return devices.sessions(camera, calibration, empty=empty)
+
+    tower = Tower(open_camera=devices.open_camera, open_controls=devices.open_controls,
+                  calibration="cal", clock=devices.clock, session_factory=sessions)
+    devices.cameras[-1].values = (9, 5, 5, 5)
+    tower.note_empty_tray()
+    tower.recount(timeout=10)
+    tower.recount(timeout=10)
+    assert seen == [9, None]
