@@ -172,3 +172,29 @@ def test_battles_csv_has_a_header_and_no_rows_before_any_battle(client):
 def test_exports_of_an_unknown_game_are_404(client):
     assert error_of(client.get("/api/games/7/export.json"), 404)["kind"] == "GameNotFoundError"
     assert error_of(client.get("/api/games/7/battles.csv"), 404)["kind"] == "GameNotFoundError"
+
+
+def test_two_devices_acting_on_the_same_version_one_wins_one_is_told_to_reload(app, client):
+    import threading
+
+    game = new_game(client)
+    barrier = threading.Barrier(2)
+    statuses: list[int] = []
+
+    def device() -> None:
+        own = app.test_client()
+        barrier.wait(timeout=5)
+        response = own.post(
+            f"/api/games/{game}/commands",
+            json={"command": {"type": "deploy_start", "player": "red", "armies": 6}, "expected_version": 1},
+        )
+        statuses.append(response.status_code)
+
+    threads = [threading.Thread(target=device) for _ in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=10)
+    assert sorted(statuses) == [200, 409]
+    state = state_of(client, game)
+    assert state["version"] == 2 and state["regions"]["light"]["treehome"]["armies"] == {"red": 6}
