@@ -11,7 +11,13 @@ from companion.store.errors import (
     VersionConflictError,
 )
 from companion.store.log import GameLog
-from companion.store.records import BattleRecord, GameMeta, GameSummary, StoredEvent
+from companion.store.records import (
+    BattleRecord,
+    GameMeta,
+    GameSummary,
+    ReadingRecord,
+    StoredEvent,
+)
 from companion.store.service import GameService
 
 __all__ = [
@@ -21,6 +27,7 @@ __all__ = [
     "GameNotFoundError",
     "GameService",
     "GameSummary",
+    "ReadingRecord",
     "StoreError",
     "StoredEvent",
     "VersionConflictError",

@@ -34,7 +34,13 @@ from companion.store.errors import (
     InvalidVersionError,
     VersionConflictError,
 )
-from companion.store.records import BattleRecord, GameMeta, GameSummary, StoredEvent
+from companion.store.records import (
+    BattleRecord,
+    GameMeta,
+    GameSummary,
+    ReadingRecord,
+    StoredEvent,
+)
 from companion.store.schema import migrate
 
 BUSY_TIMEOUT_MS = 5000
@@ -243,13 +249,15 @@ class GameLog:
         *,
         meta: GameMeta | None = None,
         battle: BattleRecord | None = None,
+        reading: ReadingRecord | None = None,
     ) -> int:
         """Append ``event`` as the next event of the game and return its seq (= new version).
 
         ``expected_version`` is the number of events the caller decided against; if the log
         holds another number, nothing is written and :class:`VersionConflictError` is raised.
-        ``meta`` updates the game's summary row, ``battle`` adds a battle record — both in the
-        same transaction. Returns only after the commit is on disk.
+        ``meta`` updates the game's summary row, ``battle`` adds a battle record (and its tray
+        reading), ``reading`` a tray reading of another throw (the seeding) — all in the same
+        transaction. Returns only after the commit is on disk.
         """
         game_id = _check_game_id(game_id)
         check_version(expected_version)
@@ -267,6 +275,9 @@ class GameLog:
                 conn.execute("UPDATE games SET updated_at = ? WHERE id = ?", (now, game_id))
             if battle is not None:
                 self._insert_battle(conn, game_id, seq, battle, now)
+                reading = reading or ReadingRecord.of_battle(battle)
+            if reading is not None:
+                self._insert_reading(conn, game_id, seq, reading, now)
         return seq
 
     @staticmethod
@@ -306,7 +317,19 @@ class GameLog:
             ),
         )  # fmt: skip
 
-    # -- reading ----------------------------------------------------------------------------
+    @staticmethod
+    def _insert_reading(
+        conn: sqlite3.Connection, game_id: int, seq: int, reading: ReadingRecord, now: str
+    ) -> None:
+        camera = None if reading.camera is None else json.dumps(reading.camera)
+        corrected = None if reading.corrected is None else int(reading.corrected)
+        conn.execute(
+            """INSERT INTO readings (game_id, seq, kind, confirmed, camera, corrected, created_at)
+               VALUES (?, ?, ?, ?, ?, ?, ?)""",
+            (game_id, seq, reading.kind, json.dumps(reading.confirmed), camera, corrected, now),
+        )
+
+    # -- queries ----------------------------------------------------------------------------
 
     @staticmethod
     def _version(conn: sqlite3.Connection, game_id: int) -> int:

@@ -15,6 +15,7 @@ from typing import Any
 from companion.store.errors import InvalidRecordError
 
 STATUSES = ("active", "finished")
+READING_KINDS = ("seeding", "battle")
 STANCES = ("for_attacker", "neutral", "against_attacker")
 WINNERS = ("attacker", "defender", "inhabitants", "tie")
 REALMS = ("light", "dark")
@@ -148,3 +149,33 @@ class BattleRecord:
         if self.camera_counts is None:
             return None
         return self.camera_counts != self.tray_counts
+
+
+@dataclass(frozen=True)
+class ReadingRecord:
+    """One count of the tray the players confirmed, for the vision statistics.
+
+    ``kind`` is ``"battle"`` or ``"seeding"``; ``confirmed`` the counts the players accepted,
+    ``camera`` what the camera read (``None``: counted by hand). Zero counts are dropped.
+    A battle's reading is written with its :class:`BattleRecord` automatically.
+    """
+
+    kind: str
+    confirmed: dict[str, int]
+    camera: dict[str, int] | None = None
+
+    def __post_init__(self) -> None:
+        if self.kind not in READING_KINDS:
+            raise InvalidRecordError(f"Unknown kind of tray reading: {self.kind!r}.")
+        object.__setattr__(self, "confirmed", _counts("confirmed counts", self.confirmed))
+        if self.camera is not None:
+            object.__setattr__(self, "camera", _counts("camera counts", self.camera))
+
+    @classmethod
+    def of_battle(cls, battle: BattleRecord) -> ReadingRecord:
+        return cls("battle", battle.tray_counts, battle.camera_counts)
+
+    @property
+    def corrected(self) -> bool | None:
+        """Did the players change what the camera read? ``None`` when counted by hand."""
+        return None if self.camera is None else self.camera != self.confirmed

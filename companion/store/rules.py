@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, Protocol
 
-from companion.store.records import BattleRecord, GameMeta
+from companion.store.records import BattleRecord, GameMeta, ReadingRecord
 
 
 class Rules(Protocol):
@@ -38,6 +38,9 @@ class Rules(Protocol):
 
     def battle(self, before: Any, event: dict[str, Any], after: Any) -> BattleRecord | None:
         """A battle record when ``event`` resolved a battle, else ``None``."""
+
+    def reading(self, before: Any, event: dict[str, Any], after: Any) -> ReadingRecord | None:
+        """The tray reading of a throw that is not a battle (the seeding), else ``None``."""
 
 
 class EngineRules:
@@ -78,6 +81,9 @@ class EngineRules:
 
     def battle(self, before: Any, event: dict[str, Any], after: Any) -> BattleRecord | None:
         return battle_record(before, event, after)
+
+    def reading(self, before: Any, event: dict[str, Any], after: Any) -> ReadingRecord | None:
+        return seeding_reading(event)
 
 
 # -- projections of companion.game's GameState ------------------------------------------------
@@ -144,4 +150,16 @@ def battle_record(before: Any, event: dict[str, Any], after: Any) -> BattleRecor
         round=getattr(before, "round", None),
         realm=pending.get("realm"),
         region=pending.get("target"),
+    )
+
+
+def seeding_reading(event: dict[str, Any]) -> ReadingRecord | None:
+    """The tray reading of a ``seed_tower`` event: its command's ``tray`` (confirmed) and
+    ``camera_counts``."""
+    if event.get("type") != "seed_tower":
+        return None
+    command = event.get("command") or {}
+    camera = command.get("camera_counts")
+    return ReadingRecord(
+        "seeding", dict(command.get("tray", {})), None if camera is None else dict(camera)
     )

@@ -106,7 +106,37 @@ _V1: tuple[str, ...] = (
     """,
 )
 
-MIGRATIONS: tuple[tuple[str, ...], ...] = (_V1,)
+# v2: every confirmed tray count (the seeding throw too, not only battles) for the vision
+# statistics; the readings of battles already logged are copied over.
+_V2: tuple[str, ...] = (
+    """
+    CREATE TABLE readings (
+        game_id    INTEGER NOT NULL,
+        seq        INTEGER NOT NULL,             -- the event that confirmed the count
+        kind       TEXT    NOT NULL CHECK (kind IN ('seeding', 'battle')),
+        confirmed  TEXT    NOT NULL CHECK (json_valid(confirmed)),
+        camera     TEXT    CHECK (camera IS NULL OR json_valid(camera)),
+        corrected  INTEGER CHECK (corrected IS NULL OR corrected IN (0, 1)),  -- NULL: by hand
+        created_at TEXT    NOT NULL,
+        PRIMARY KEY (game_id, seq),
+        FOREIGN KEY (game_id, seq) REFERENCES events (game_id, seq)
+    ) WITHOUT ROWID
+    """,
+    """
+    INSERT INTO readings (game_id, seq, kind, confirmed, camera, corrected, created_at)
+    SELECT game_id, seq, 'battle', tray_counts, camera_counts, corrected, created_at FROM battles
+    """,
+    """
+    CREATE TRIGGER readings_no_update BEFORE UPDATE ON readings
+    BEGIN SELECT RAISE(ABORT, 'readings are append-only'); END
+    """,
+    """
+    CREATE TRIGGER readings_no_delete BEFORE DELETE ON readings
+    BEGIN SELECT RAISE(ABORT, 'readings are append-only'); END
+    """,
+)
+
+MIGRATIONS: tuple[tuple[str, ...], ...] = (_V1, _V2)
 SCHEMA_VERSION = len(MIGRATIONS)
 
 

@@ -122,6 +122,7 @@ class GameService:
                     state.version,
                     meta=self.rules.meta(new_state),
                     battle=self.rules.battle(state, event, new_state),
+                    reading=self.rules.reading(state, event, new_state),
                 )
             except BaseException:
                 # The stored log is the truth; whatever evolve may have touched, replay restores.

@@ -118,31 +118,39 @@ def _battles(conn: sqlite3.Connection, scope: str) -> dict[str, Any]:
 
 
 def _vision(conn: sqlite3.Connection, scope: str) -> dict[str, Any]:
-    """How often the players corrected what the camera read, overall and per cube colour.
+    """How often the players corrected what the camera read: overall, per kind of throw
+    (battle, seeding) and per cube colour.
 
     Per colour, a reading counts when that colour was seen by the camera or confirmed by the
     players; it was corrected when the two counts of that colour differ.
     """
-    joined = f"FROM battles AS b JOIN games AS g ON g.id = b.game_id WHERE {scope}"
-    total = conn.execute(
-        f"SELECT count(b.corrected) AS readings, coalesce(sum(b.corrected), 0) AS corrected,"
-        f" coalesce(sum(b.corrected IS NULL), 0) AS by_hand {joined}"
-    ).fetchone()
+    joined = f"FROM readings AS r JOIN games AS g ON g.id = r.game_id WHERE {scope}"
+    outcome = """count(r.corrected) AS readings, coalesce(sum(r.corrected), 0) AS corrected,
+                 coalesce(sum(r.corrected IS NULL), 0) AS by_hand"""
+    total = conn.execute(f"SELECT {outcome} {joined}").fetchone()
+    kinds = conn.execute(f"SELECT r.kind, {outcome} {joined} GROUP BY r.kind ORDER BY r.kind")
     # json_patch merges the two readings: its keys are every colour seen in either of them.
     per_colour = conn.execute(
         f"""SELECT c.key AS color, count(*) AS readings,
-                   sum(coalesce(json_extract(b.tray_counts, '$.' || c.key), 0)
-                       <> coalesce(json_extract(b.camera_counts, '$.' || c.key), 0)) AS corrected
-              FROM battles AS b JOIN games AS g ON g.id = b.game_id,
-                   json_each(json_patch(b.camera_counts, b.tray_counts)) AS c
-             WHERE {scope} AND b.camera_counts IS NOT NULL
+                   sum(coalesce(json_extract(r.confirmed, '$.' || c.key), 0)
+                       <> coalesce(json_extract(r.camera, '$.' || c.key), 0)) AS corrected
+              FROM readings AS r JOIN games AS g ON g.id = r.game_id,
+                   json_each(json_patch(r.camera, r.confirmed)) AS c
+             WHERE {scope} AND r.camera IS NOT NULL
              GROUP BY c.key ORDER BY c.key"""
     ).fetchall()
+
+    def outcomes(row: sqlite3.Row) -> dict[str, Any]:
+        return {
+            "readings": row["readings"],
+            "corrected": row["corrected"],
+            "correction_rate": _rate(row["corrected"], row["readings"]),
+            "counted_by_hand": row["by_hand"],
+        }
+
     return {
-        "readings": total["readings"],
-        "corrected": total["corrected"],
-        "correction_rate": _rate(total["corrected"], total["readings"]),
-        "counted_by_hand": total["by_hand"],
+        **outcomes(total),
+        "by_kind": {r["kind"]: outcomes(r) for r in kinds},
         "by_colour": {
             r["color"]: {
                 "readings": r["readings"],
@@ -178,7 +186,8 @@ def statistics(log: GameLog) -> dict[str, Any]:
     where each ``S`` is ``{"games", "average_vp", "colours", "tribes", "battles", "vision"}``.
     Colours and tribes (``tribes[realm][tribe]``) map to ``{"games", "wins", "average_vp", …}``
     (``wins`` is ``None`` for unfinished games); ``battles`` counts outcomes overall and per
-    stance; ``vision`` counts camera readings the players corrected, overall and per colour.
+    stance; ``vision`` counts camera readings the players corrected, overall, per kind of
+    throw (``battle``, ``seeding``) and per cube colour.
     """
     with log.reading() as conn:
         scopes = {name: _scope(conn, name) for name in _SCOPES}

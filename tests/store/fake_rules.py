@@ -12,7 +12,7 @@ from dataclasses import dataclass, field, replace
 from types import SimpleNamespace
 from typing import Any
 
-from companion.store import BattleRecord, GameMeta
+from companion.store import BattleRecord, GameMeta, ReadingRecord
 
 
 class FakeRuleError(ValueError):
@@ -97,3 +97,6 @@ class FakeRules:
             return None
         return BattleRecord(event["attacker"], event["defender"], "neutral", event["counts"],
                             "attacker", camera_counts=event["camera"])
+
+    def reading(self, before: FakeState, event: dict[str, Any], after: FakeState) -> ReadingRecord | None:
+        return None  # no seeding in this game; a battle's reading comes with its record

@@ -33,7 +33,7 @@ class Table:
         self.state = self.service.execute(self.game_id, command, expected_version=self.state.version)
         return self.state
 
-    def to_actions(self) -> Any:
+    def to_actions(self, seed_camera: dict[str, int] | None = None) -> Any:
         for color in self.state.colors:
             cmd = {"type": "deploy_start", "player": color, "armies": 6}
             if START[color]:
@@ -46,7 +46,10 @@ class Table:
         for color in self.state.colors:
             self.run(type="starting_resources", player=color, gold=7, energy=9)
         split = {c: {"light": SEED_TRAY.get(c, 0), "dark": 0} for c in self.state.colors}
-        self.run(type="seed_tower", tray=SEED_TRAY, limbo_split=split)
+        seed: dict[str, Any] = {"tray": SEED_TRAY, "limbo_split": split}
+        if seed_camera is not None:
+            seed["camera_counts"] = seed_camera
+        self.run(type="seed_tower", **seed)
         for color in self.state.order_from(self.state.turn):
             self.run(type="reinforce", player=color, placements=[])
         return self.run(type="start_actions")

@@ -15,6 +15,7 @@ from companion.store.errors import (
     InvalidTitleError,
     InvalidVersionError,
 )
+from companion.store.records import ReadingRecord
 
 
 def snapshot(log: GameLog) -> tuple[object, ...]:
@@ -156,6 +157,8 @@ def test_meta_is_written_with_the_event_and_finish_time_kept(log: GameLog) -> No
         lambda: BattleRecord("red", "blue", "neutral", {"red": -1}, "tie"),
         lambda: BattleRecord("red", "blue", "neutral", {"red": 1}, "tie", camera_counts={"r": "2"}),
         lambda: BattleRecord("red", None, "neutral", {}, "tie", realm="purgatory"),
+        lambda: ReadingRecord("guess", {"red": 1}),
+        lambda: ReadingRecord("seeding", {"red": 1.5}),
     ],
 )
 def test_malformed_records_never_reach_the_log(make: object) -> None:
@@ -249,3 +252,14 @@ def test_backup_is_a_complete_consistent_copy(log: GameLog, tmp_path: Path) -> N
     conn = sqlite3.connect(copy)
     assert conn.execute("SELECT count(*) FROM events").fetchone()[0] == 2
     conn.close()
+
+
+def test_readings_are_written_with_battles_and_on_their_own(log: GameLog) -> None:
+    game = log.create_game("A", first_event={"type": "new_game"})
+    log.append(game, {"type": "seed_tower"}, 1, reading=ReadingRecord("seeding", {"red": 7, "green": 0}, {"red": 6}))
+    log.append(game, {"type": "resolve_battle"}, 2, battle=BattleRecord("red", None, "neutral", {"red": 1}, "attacker"))
+    log.append(game, {"type": "deploy"}, 3)
+    conn = sqlite3.connect(log.path)
+    rows = conn.execute("SELECT seq, kind, confirmed, camera, corrected FROM readings ORDER BY seq").fetchall()
+    conn.close()
+    assert rows == [(2, "seeding", '{"red": 7}', '{"red": 6}', 1), (3, "battle", '{"red": 1}', None, None)]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import sqlite3
 from pathlib import Path
 
@@ -21,7 +22,7 @@ def raw(path: Path) -> sqlite3.Connection:
 def test_new_file_has_tables_and_current_schema_version(log: GameLog) -> None:
     conn = raw(log.path)
     tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
-    assert {"games", "events", "battles"} <= tables
+    assert {"games", "events", "battles", "readings"} <= tables
     assert conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION >= 1
 
 
@@ -82,6 +83,8 @@ def test_in_memory_database_is_refused() -> None:
         "INSERT INTO events VALUES (1, 3, 't', '[1]', 'now')",
         "UPDATE battles SET winner = 'defender'",
         "DELETE FROM battles",
+        "UPDATE readings SET corrected = 0",
+        "DELETE FROM readings",
     ],
 )
 def test_database_itself_refuses_to_rewrite_history(log: GameLog, statement: str) -> None:
@@ -139,3 +142,30 @@ def test_a_folder_that_cannot_be_created_is_a_clear_error(tmp_path: Path) -> Non
     blocker.write_text("a file where the data folder should be")
     with pytest.raises(DatabaseUnusableError, match="COMPANION_DATA"):
         GameLog(blocker / "companion.sqlite3")
+
+
+def test_version_2_copies_the_readings_of_battles_logged_before(db_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from companion.store import BattleRecord, schema
+    from companion.store.stats import statistics
+
+    monkeypatch.setattr(schema, "MIGRATIONS", schema.MIGRATIONS[:1])
+    monkeypatch.setattr(schema, "SCHEMA_VERSION", 1)
+    db_path.parent.mkdir(parents=True, exist_ok=True)
+    old = sqlite3.connect(db_path, isolation_level=None)
+    schema.migrate(old)  # a file as the first version of the companion left it
+    assert old.execute("SELECT count(*) FROM sqlite_master WHERE name = 'readings'").fetchone()[0] == 0
+    old.execute("INSERT INTO games (title, created_at, updated_at) VALUES ('old', 't', 't')")
+    old.execute("""INSERT INTO events VALUES (1, 1, 'resolve_battle', '{"type":"resolve_battle"}', 't')""")
+    record = BattleRecord("red", "blue", "neutral", {"red": 2}, "attacker", camera_counts={"red": 1})
+    old.execute(
+        "INSERT INTO battles (game_id, seq, attacker, defender, stance, tray_counts, tray_size,"
+        " camera_counts, corrected, winner, created_at) VALUES (1, 1, 'red', 'blue', 'neutral',"
+        " ?, 2, ?, 1, 'attacker', 't')",
+        (json.dumps(record.tray_counts), json.dumps(record.camera_counts)),
+    )
+    old.close()
+    monkeypatch.undo()
+    with GameLog(db_path) as log:
+        vision = statistics(log)["all"]["vision"]
+        assert (vision["readings"], vision["corrected"]) == (1, 1)
+        assert vision["by_colour"]["red"]["corrected"] == 1

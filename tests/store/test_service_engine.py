@@ -9,7 +9,8 @@ import pytest
 from companion.game.errors import GameError, NotYourTurnError, UndoNotAllowedError
 from companion.store import GameLog
 from companion.store.service import GameService
-from tests.store.game_script import Table
+from companion.store.stats import statistics
+from tests.store.game_script import SEED_TRAY, Table
 
 
 @pytest.fixture
@@ -34,7 +35,7 @@ def test_new_game_snapshots_the_packaged_board(table: Table, log: GameLog) -> No
 
 
 def test_a_whole_game_with_a_battle_is_logged_and_replays_equal(table: Table, log: GameLog, db_path: Path) -> None:
-    table.to_actions()
+    table.to_actions(seed_camera={**SEED_TRAY, "blue": SEED_TRAY["blue"] - 1})  # one blue missed
     table.attack()
     assert table.state.phase == "battle"
     assert replayed(db_path, table.game_id) == table.state  # a power cut mid-battle resumes here
@@ -56,6 +57,10 @@ def test_a_whole_game_with_a_battle_is_logged_and_replays_equal(table: Table, lo
     assert summary.round == table.state.round
     assert {p["color"]: p["vp"] for p in summary.players} == {p.color: p.vp for p in table.state.players}
     assert replayed(db_path, table.game_id) == table.state
+    vision = statistics(log)["finished"]["vision"]
+    assert vision["by_kind"]["seeding"]["corrected"] == 1 and vision["by_kind"]["battle"]["corrected"] == 1
+    assert vision["by_colour"]["blue"] == {"readings": 2, "corrected": 1, "correction_rate": 0.5}
+    assert vision["by_colour"]["purple"]["corrected"] == 1
 
 
 def test_refused_command_leaves_db_and_cache_unchanged(table: Table, log: GameLog) -> None:

@@ -7,7 +7,7 @@ from pathlib import Path
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from companion.store import BattleRecord, GameLog, GameMeta
+from companion.store import BattleRecord, GameLog, GameMeta, ReadingRecord
 from companion.store.stats import statistics
 
 
@@ -67,12 +67,14 @@ def test_hand_checked_fixture(log: GameLog) -> None:
     assert fin["vision"]["readings"] == 2 and fin["vision"]["corrected"] == 1
     assert fin["vision"]["by_colour"]["red"] == {"readings": 1, "corrected": 1, "correction_rate": 1.0}
     assert fin["vision"]["by_colour"]["green"] == {"readings": 2, "corrected": 0, "correction_rate": 0.0}
+    assert fin["vision"]["by_kind"] == {"battle": {"readings": 2, "corrected": 1, "correction_rate": 0.5,
+                                                   "counted_by_hand": 0}}
 
     unf = stats["unfinished"]
     assert unf["colours"]["yellow"] == {"games": 1, "wins": None, "shared_wins": None, "average_vp": 6.0}
     assert unf["battles"]["ties"] == 1
-    assert unf["vision"] == {"readings": 0, "corrected": 0, "correction_rate": None,
-                             "counted_by_hand": 1, "by_colour": {}}
+    by_hand = {"readings": 0, "corrected": 0, "correction_rate": None, "counted_by_hand": 1}
+    assert unf["vision"] == {**by_hand, "by_kind": {"battle": by_hand}, "by_colour": {}}
     assert stats["all"]["battles"]["fought"] == 3
     assert stats["all"]["colours"]["red"]["games"] == 3
 
@@ -117,3 +119,18 @@ def test_battle_and_vision_sql_agree_with_a_python_reference(tmp_path_factory, g
         got = vision["by_colour"].get(colour)
         assert (got and {"readings": got["readings"], "corrected": got["corrected"]}) == expected
     assert stats["finished"]["battles"]["fought"] == sum(len(bs) for bs, f in games if f)
+
+
+def test_seeding_readings_count_for_the_vision(log: GameLog) -> None:
+    game = play(log, [seat("red", "elves", "orcs", 1)], [], None)
+    seeding = ReadingRecord("seeding", {"red": 5, "blue": 6, "green": 2}, camera={"red": 5, "blue": 5, "green": 2})
+    log.append(game, {"type": "seed_tower"}, 1, reading=seeding)
+    log.append(game, {"type": "resolve_battle"}, 2, battle=BattleRecord(
+        "red", "blue", "neutral", {"red": 1, "blue": 1}, "tie", camera_counts={"red": 1, "blue": 1}))
+    vision = statistics(log)["all"]["vision"]
+    assert (vision["readings"], vision["corrected"]) == (2, 1)
+    assert vision["by_kind"]["seeding"] == {"readings": 1, "corrected": 1, "correction_rate": 1.0,
+                                            "counted_by_hand": 0}
+    assert vision["by_kind"]["battle"]["corrected"] == 0
+    assert vision["by_colour"]["blue"] == {"readings": 2, "corrected": 1, "correction_rate": 0.5}
+    assert statistics(log)["all"]["battles"]["fought"] == 1  # a seeding is not a battle
