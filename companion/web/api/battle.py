@@ -6,8 +6,6 @@ Nothing here changes a game. The players confirm (or correct) the counts and sen
 
 from __future__ import annotations
 
-from typing import Any
-
 from flask import Blueprint, Response, jsonify, send_file
 
 from companion.web.api.errors import NotFoundError
@@ -17,20 +15,14 @@ from companion.web.api.runtime import runtime
 bp = Blueprint("api_battle", __name__, url_prefix="/api")
 
 
-def _jsonable(value: Any) -> Any:
-    if hasattr(value, "to_dict"):
-        return value.to_dict()
-    return value
-
-
 @bp.post("/games/<int:game_id>/battle/preview")
 def preview(game_id: int) -> Response:
     from companion.game.engine import preview_battle
 
     tray = counts(json_object())
     state = runtime().service.state(game_id)
-    preview_ = preview_battle(state, tray)
-    return jsonify(_jsonable(preview_))
+    # {result, impossible: [reasons], explanation: [sentences]} — see the OpenAPI document.
+    return jsonify(preview_battle(state, tray))
 
 
 @bp.post("/games/<int:game_id>/battle/count")

@@ -217,7 +217,7 @@ SCHEMAS: dict[str, Any] = {
         "type": "object",
         "description": "The game's pure preview of the pending battle for these counts "
         "(companion.game.engine.preview_battle); nothing is changed.",
-        "required": ["result", "impossible"],
+        "required": ["result", "impossible", "explanation"],
         "properties": {
             "result": {
                 "type": ["object", "null"],
@@ -231,9 +231,10 @@ SCHEMAS: dict[str, Any] = {
                 "when it can). Resolve with `accept_impossible: true` to accept it anyway.",
             },
             "explanation": {
-                "type": ["string", "array", "null"],
-                "description": "The result in plain words where the game provides it; otherwise "
-                "the UI words it from `result`.",
+                "type": "array",
+                "items": {"type": "string"},
+                "description": "The result in plain English sentences (\"Red 3 : 3 Purple.\", "
+                "\"Purple: 3 to the dark limbo.\"); a translated UI words it from `result`.",
             },
         },
         "additionalProperties": True,
