@@ -65,11 +65,11 @@ RULES: dict[str, Rule] = {
 }
 
 PHASE_WORDS = {
-    "deployment/start": "every player deploys to their start region",
+    "deployment/start": "the deployment to the start regions",
     "deployment/draft": "the conflict-card deployment rounds",
-    "resources": "taking the starting resources", "seeding": "seeding the tower",
-    "reinforcements": "reinforcements", "planning": "planning", "actions": "actions",
-    "battle": "a battle waiting for the tray count", "scoring": "scoring",
+    "resources": "the starting resources", "seeding": "the seeding of the tower",
+    "reinforcements": "the reinforcements", "planning": "the planning", "actions": "the actions",
+    "scoring": "the scoring",
 }
 
 
@@ -98,8 +98,8 @@ def decide(state: GameState | None, command: c.Command | Mapping[str, Any]) -> d
     if where not in rule.phases and state.phase not in rule.phases:
         if state.phase == "battle":
             raise WrongPhaseError("A battle is waiting for the tray count; confirm it (or undo the attack) first.")
-        raise WrongPhaseError(f"{cmd.type.replace('_', ' ').capitalize()} is not possible now: "
-                              f"the game is at {PHASE_WORDS.get(where, where)}.")
+        raise WrongPhaseError(f"{cmd.type.replace('_', ' ').capitalize()} is not possible during "
+                              f"{PHASE_WORDS.get(where, where)}.")
     player = getattr(cmd, "player", None)
     if player is not None and player not in state.colors:
         raise InvalidCommandError(f"{display(player)} is not playing in this game.")
@@ -109,6 +109,16 @@ def decide(state: GameState | None, command: c.Command | Mapping[str, Any]) -> d
     ch, info = out if isinstance(out, tuple) else (out, {})
     return {"type": cmd.type, "command": cmd.to_dict(), "effects": ch.effects,
             "warnings": ch.warnings, **info}
+
+
+def allowed_commands(state: GameState | None) -> list[str]:
+    """Command types the current phase accepts (turn and rules still apply); for UIs."""
+    if state is None:
+        return ["new_game"]
+    if state.phase == "over":
+        return ["undo"]
+    where = _where(state)
+    return [t for t, r in RULES.items() if where in r.phases or state.phase in r.phases] + ["undo"]
 
 
 def _undone(log: list[dict[str, Any]]) -> set[int]:

@@ -41,7 +41,7 @@ def test_events_are_json_safe():
 
 def test_wrong_phase_is_refused_before_the_player_check():
     s = new_game()
-    with pytest.raises(WrongPhaseError, match="not possible now"):
+    with pytest.raises(WrongPhaseError, match="Pass is not possible during the deployment to the start regions"):
         decide(s, {"type": "pass", "player": "blue", "compensation": "gold"})
 
 
@@ -113,3 +113,13 @@ def test_game_over_refuses_everything_but_undo(monkeypatch):
     s.phase = "over"
     with pytest.raises(GameOverError):
         decide(s, {"type": "pass", "player": s.turn or "red", "compensation": "gold"})
+
+
+def test_allowed_commands_follow_the_phase():
+    from companion.game.engine import allowed_commands
+
+    assert allowed_commands(None) == ["new_game"]
+    assert allowed_commands(new_game()) == ["deploy_start", "correct", "undo"]
+    acts = allowed_commands(in_actions())
+    assert {"attack", "move", "pass", "forfeit", "transition_5", "correct", "undo"} <= set(acts)
+    assert "resolve_battle" not in acts
