@@ -27,7 +27,8 @@ def export_game(log: GameLog, game_id: int) -> dict[str, Any]:
     """The whole game as a JSON-safe document; raises GameNotFoundError for an unknown id.
 
     ``{"format", "format_version", "exported_at", "game": <summary>, "events": [{"seq",
-    "type", "created_at", "payload"}], "battles": [<battle record>]}``
+    "type", "created_at", "payload"}], "battles": [<battle record>], "readings": [<confirmed
+    tray count>]}``
     """
     summary = log.game(game_id)
     events = log.events(game_id)
@@ -41,6 +42,7 @@ def export_game(log: GameLog, game_id: int) -> dict[str, Any]:
             for e in events
         ],
         "battles": log.battles(game_id),
+        "readings": log.readings(game_id),
     }
 
 

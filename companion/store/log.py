@@ -375,7 +375,30 @@ class GameLog:
 
     def battles(self, game_id: int | None = None) -> list[dict[str, Any]]:
         """Battle records (of one game, or all) in order, as JSON-safe dicts."""
-        query = "SELECT * FROM battles"
+        out = []
+        for row in self._rows("battles", game_id):
+            row["tray_counts"] = json.loads(row["tray_counts"])
+            if row["camera_counts"] is not None:
+                row["camera_counts"] = json.loads(row["camera_counts"])
+            if row["corrected"] is not None:
+                row["corrected"] = bool(row["corrected"])
+            out.append(row)
+        return out
+
+    def readings(self, game_id: int | None = None) -> list[dict[str, Any]]:
+        """Confirmed tray readings (of one game, or all) in order, as JSON-safe dicts."""
+        out = []
+        for row in self._rows("readings", game_id):
+            row["confirmed"] = json.loads(row["confirmed"])
+            if row["camera"] is not None:
+                row["camera"] = json.loads(row["camera"])
+            if row["corrected"] is not None:
+                row["corrected"] = bool(row["corrected"])
+            out.append(row)
+        return out
+
+    def _rows(self, table: str, game_id: int | None) -> list[dict[str, Any]]:
+        query = f"SELECT * FROM {table}"  # table: one of our own names, never input
         params: tuple[Any, ...] = ()
         if game_id is not None:
             game_id = _check_game_id(game_id)
@@ -384,17 +407,7 @@ class GameLog:
         with self._transaction(write=False) as conn:
             if game_id is not None:
                 self._version(conn, game_id)
-            rows = conn.execute(query + " ORDER BY game_id, seq", params).fetchall()
-        out = []
-        for r in rows:
-            row = dict(r)
-            row["tray_counts"] = json.loads(row["tray_counts"])
-            if row["camera_counts"] is not None:
-                row["camera_counts"] = json.loads(row["camera_counts"])
-            if row["corrected"] is not None:
-                row["corrected"] = bool(row["corrected"])
-            out.append(row)
-        return out
+            return [dict(r) for r in conn.execute(query + " ORDER BY game_id, seq", params)]
 
     @contextmanager
     def reading(self) -> Iterator[sqlite3.Connection]:

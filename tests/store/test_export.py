@@ -34,6 +34,7 @@ def test_export_document_holds_the_whole_game(log: GameLog, game: int) -> None:
     assert [e["payload"] for e in doc["events"]] == [e.payload for e in log.events(game)]
     assert [e["seq"] for e in doc["events"]] == [1, 2, 3, 4]
     assert [b["seq"] for b in doc["battles"]] == [3, 4]
+    assert [(r["seq"], r["kind"], r["corrected"]) for r in doc["readings"]] == [(3, "battle", True), (4, "battle", None)]
 
 
 def test_export_of_an_unknown_game_is_not_found(log: GameLog) -> None:

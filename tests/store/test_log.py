@@ -259,7 +259,8 @@ def test_readings_are_written_with_battles_and_on_their_own(log: GameLog) -> Non
     log.append(game, {"type": "seed_tower"}, 1, reading=ReadingRecord("seeding", {"red": 7, "green": 0}, {"red": 6}))
     log.append(game, {"type": "resolve_battle"}, 2, battle=BattleRecord("red", None, "neutral", {"red": 1}, "attacker"))
     log.append(game, {"type": "deploy"}, 3)
-    conn = sqlite3.connect(log.path)
-    rows = conn.execute("SELECT seq, kind, confirmed, camera, corrected FROM readings ORDER BY seq").fetchall()
-    conn.close()
-    assert rows == [(2, "seeding", '{"red": 7}', '{"red": 6}', 1), (3, "battle", '{"red": 1}', None, None)]
+    rows = [(r["seq"], r["kind"], r["confirmed"], r["camera"], r["corrected"]) for r in log.readings(game)]
+    assert rows == [(2, "seeding", {"red": 7}, {"red": 6}, True), (3, "battle", {"red": 1}, None, None)]
+    assert log.readings() == log.readings(game)
+    with pytest.raises(GameNotFoundError):
+        log.readings(99)
