@@ -49,6 +49,7 @@ class FakePicamera2:
         self.scene_bgr = (20, 30, 200)
         self.now_ns = 1_000_000  # shared with the test's clock_ns
         self.stale = 0  # how many queued (old) requests to hand out first
+        self.clock_offset = 0  # ns; a large negative value = timestamps from another clock
         self.broken = False
         self.released = 0
         FakePicamera2.instances.append(self)
@@ -57,7 +58,8 @@ class FakePicamera2:
     def global_camera_info() -> list[dict]:
         return list(FakePicamera2.cameras)
 
-    def create_video_configuration(self, main=None, controls=None, **kw) -> dict:
+    def create_video_configuration(self, main=None, controls=None, queue=True, **kw) -> dict:
+        self.queue = queue
         return {"main": dict(main), "controls": dict(controls or {}), **kw}
 
     def configure(self, config: dict) -> None:
@@ -80,8 +82,8 @@ class FakePicamera2:
         self.now_ns += 33_000_000
         if self.stale:
             self.stale -= 1
-            return FakeRequest(self, timestamp=0)  # exposed long before anyone asked
-        return FakeRequest(self, timestamp=self.now_ns)
+            return FakeRequest(self, timestamp=0)  # exposed before anyone asked (same clock)
+        return FakeRequest(self, timestamp=self.now_ns + self.clock_offset)
 
     def stop(self) -> None:
         self.started = False

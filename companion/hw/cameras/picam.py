@@ -13,8 +13,10 @@ order can be checked with a red cube (:func:`channel_order_of`, ``companion towe
 --red-box``) and overridden with ``channel_order="rgb"``.
 
 Fresh frames: Picamera2 hands out queued requests, which may have been exposed *before* the
-capture call. :meth:`Picamera2Camera.capture` notes ``time.monotonic_ns()`` first and drops every
-request whose ``SensorTimestamp`` (same clock) is older.
+capture call. We configure ``queue=False`` and, in :meth:`Picamera2Camera.capture`, note
+``time.monotonic_ns()`` first and drop every request whose ``SensorTimestamp`` (the same clock on
+current Raspberry Pi OS) is older. Should the timestamps ever come from another clock (seconds
+away from ours), the camera logs it once and instead drops ``flush_frames`` requests per capture.
 
 Picamera2 is not a pip dependency: on the Pi it comes from ``apt install python3-picamera2`` and
 is imported lazily here, so this module loads anywhere.
@@ -38,6 +40,9 @@ from companion.hw.camera import Camera
 from companion.hw.errors import CameraUnavailableError, HardwareError
 
 log = logging.getLogger(__name__)
+
+# A SensorTimestamp this far behind our clock cannot be a queued frame: the clocks differ.
+_OTHER_CLOCK_NS = 5_000_000_000
 
 
 @dataclass(frozen=True)
@@ -115,6 +120,7 @@ class Picamera2Camera(Camera):
         clock_ns: Callable[[], int] = time.monotonic_ns,
         meter_frames: int = 15,
         max_stale: int = 8,
+        flush_frames: int = 2,
     ) -> None:
         if channel_order not in ("bgr", "rgb"):
             raise HardwareError(f"The channel order must be bgr or rgb, not {channel_order!r}.")
@@ -126,12 +132,15 @@ class Picamera2Camera(Camera):
         self.channel_order = channel_order
         self.size = size
         self.max_stale = max_stale
+        self.flush_frames = flush_frames
+        self.timestamps_usable = True  # False once SensorTimestamp proves to be another clock
         self._clock_ns = clock_ns
         try:
             self._cam = picamera2.Picamera2(camera_num)
             config = self._cam.create_video_configuration(
                 main={"format": "RGB888", "size": size},
                 controls=lock.controls() if lock else {},
+                queue=False,
             )
             self._cam.configure(config)
             self._cam.start()
@@ -153,21 +162,44 @@ class Picamera2Camera(Camera):
     def capture(self) -> np.ndarray:
         asked_at = self._clock_ns()
         try:
+            if not self.timestamps_usable:
+                return self._capture_after_flush()
             for _ in range(self.max_stale + 1):
                 request = self._cam.capture_request()
                 try:
-                    if request.get_metadata().get("SensorTimestamp", 0) < asked_at:
+                    stamp = request.get_metadata().get("SensorTimestamp", 0)
+                    if stamp < asked_at - _OTHER_CLOCK_NS:
+                        self.timestamps_usable = False
+                        log.warning("camera: frame timestamps use another clock — dropping %d "
+                                    "queued frames per capture instead", self.flush_frames)
+                    elif stamp < asked_at:
                         continue  # exposed before we asked: a queued frame, drop it
-                    frame = np.array(request.make_array("main"), copy=True)
+                    else:
+                        return self._array(request)
                 finally:
                     request.release()
-                return frame[:, :, ::-1].copy() if self.channel_order == "rgb" else frame
+                return self._capture_after_flush()
+        except CameraUnavailableError:
+            raise
         except Exception as exc:
             raise CameraUnavailableError() from exc
         raise CameraUnavailableError(
             "The camera only sends old frames — restart the companion; if it persists, "
             "check the camera cable."
         )
+
+    def _capture_after_flush(self) -> np.ndarray:
+        for _ in range(self.flush_frames):
+            self._cam.capture_request().release()
+        request = self._cam.capture_request()
+        try:
+            return self._array(request)
+        finally:
+            request.release()
+
+    def _array(self, request: Any) -> np.ndarray:
+        frame = np.array(request.make_array("main"), copy=True)
+        return frame[:, :, ::-1].copy() if self.channel_order == "rgb" else frame
 
     def close(self) -> None:
         cam = getattr(self, "_cam", None)

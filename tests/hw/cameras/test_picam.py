@@ -26,6 +26,7 @@ def test_requests_rgb888_and_locks_ae_and_awb_from_a_saved_lock(fake):
     lock = ExposureLock(exposure_us=12000, analogue_gain=2.0, colour_gains=(1.9, 1.5))
     cam, device = open_cam(fake, lock=lock)
     assert device.config["main"] == {"format": "RGB888", "size": (64, 48)}
+    assert device.queue is False  # no frames kept back for later captures
     expected = {"AeEnable": False, "AwbEnable": False, "ExposureTime": 12000,
                 "AnalogueGain": 2.0, "ColourGains": (1.9, 1.5)}
     assert device.config["controls"] == expected  # locked from the very first frame
@@ -116,3 +117,15 @@ def test_lock_file_round_trip_and_broken_file(tmp_path):
     path.write_text("{not json")
     with pytest.raises(HardwareError, match="companion tower lock"):
         ExposureLock.load(path)
+
+
+def test_timestamps_from_another_clock_fall_back_to_flushing(fake, caplog):
+    cam, device = open_cam(fake, flush_frames=2)
+    device.clock_offset = -3_600 * 10**9  # an hour behind: not a queued frame, another clock
+    with caplog.at_level("WARNING"):
+        cam.capture()
+        released = device.released
+        cam.capture()
+    assert not cam.timestamps_usable
+    assert device.released - released == 3  # two dropped, one returned
+    assert caplog.text.count("another clock") == 1
