@@ -204,6 +204,7 @@ def move(state: GameState, cmd: c.Move) -> Changes:
     dst: Node = (region_id(state, cmd.target), cmd.target_realm or cmd.realm)
     if src == dst:
         raise IllegalActionError("Armies must move to another region.")
+    needs_army(state, cmd.player, src[0], src[1], "move armies from there")
     have = state.armies(*src, cmd.player)
     if cmd.armies > have - 1:
         raise NotEnoughArmiesError(

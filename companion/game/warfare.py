@@ -14,7 +14,7 @@ from typing import Any
 from . import commands as c
 from .actions import check_path, special_of
 from .battle import Stance, prepare_tray, resolve_battle
-from .checks import advance_turn, can_pay, region_id, use_space
+from .checks import advance_turn, can_pay, needs_army, region_id, use_space
 from .colors import GREEN, display, other_realm
 from .effects import Changes
 from .errors import IllegalActionError, ImpossibleReadingError, NotEnoughArmiesError
@@ -56,6 +56,7 @@ def attack(state: GameState, cmd: c.Attack) -> Changes:
         if src == dst:
             raise IllegalActionError("A region cannot attack itself.")
         check_path(state, ch, cmd.player, [src, dst], "the attack")
+    needs_army(state, cmd.player, src[0], src[1], "attack from there")
     have = state.armies(*src, cmd.player)
     if cmd.armies > have - 1:
         raise NotEnoughArmiesError(
@@ -120,6 +121,8 @@ def explain_result(state: GameState, r: Mapping[str, Any]) -> list[str]:
     s = r.get("strength", {})
     if "defender" in s:
         lines.append(f"{display(b['attacker'])} {s['attacker']} : {s['defender']} {display(b['defender'])}.")
+    elif "inhabitants" in s:
+        lines.append(f"{display(b['attacker'])} {s['attacker']} : {s['inhabitants']} inhabitants.")
     winner = r["winner"]
     lines.append({"attacker": f"{display(b['attacker'])} wins {where}.",
                   "defender": f"{display(b['defender'] or '')} holds {where}.",

@@ -196,3 +196,17 @@ def test_cubes_of_a_colour_nobody_plays_cannot_be_accepted(white_falls):
     s = attack(white_falls)
     with pytest.raises(ImpossibleReadingError, match="black cubes, but black is not playing"):
         decide(s, {"type": "resolve_battle", "counts": {"black": 1}, "accept_impossible": True})
+
+
+def test_attack_from_a_region_without_own_armies(white_falls):
+    with pytest.raises(NotEnoughArmiesError, match=r"Purple has no army in Foothold \(dark\) and so cannot attack from there"):
+        decide(white_falls, {"type": "attack", "player": "purple", "source": "foothold", "target": "white-falls",
+                             "realm": "dark", "armies": 1, "card": "target"})
+
+
+def test_preview_explains_an_attack_on_the_inhabitants():
+    t = fix(in_actions(), armies=[{"region": "white-falls", "realm": "dark", "color": "purple", "count": 0}])
+    t = attack(to_turn(t, "purple"), armies=3, card="other")
+    lines = preview_battle(t, {"purple": 3, "green": 2})["explanation"]
+    assert lines[:2] == ["Purple 3 : 2 inhabitants.", "Purple wins White Falls (dark)."]
+    assert "Purple: 2 to the light limbo." in lines and "Purple: place 1 on White Falls (dark)." in lines
