@@ -134,6 +134,16 @@ class TowerSimulator:
         self.frames_until_settled = 0
         return taken
 
+    def restore(self, interior: Mapping[str, int], tray: Mapping[str, int]) -> None:
+        """Put the tower back in a known state (the game's accounts after a restart).
+
+        Both are validated before anything changes; the random stream is not touched.
+        """
+        new_interior = validate_cubes(interior, "tower interior")
+        new_tray = validate_cubes(tray, "tray")
+        self._interior, self._tray = new_interior, new_tray
+        self.frames_until_settled = 0
+
     def advance_frame(self) -> None:
         """One camera frame has passed: the cubes in the tray move a little less."""
         if self.frames_until_settled > 0:

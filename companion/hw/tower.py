@@ -160,6 +160,15 @@ class Tower:
         """Count the tray again as it lies, without throwing (after a cancel or a timeout)."""
         return self._count(timeout, throw=None)
 
+    def sync_simulation(self, interior: Mapping[str, int], tray: Mapping[str, int]) -> None:
+        """Simulated tower only: hold ``interior`` inside and ``tray`` in the tray.
+
+        For a game resumed after a restart, so the simulated tower holds what the game's
+        accounts say it holds. Does nothing on a real tower (its cubes are where they are).
+        """
+        if self.simulator is not None:
+            self.simulator.restore(interior, tray)
+
     def note_empty_tray(self) -> None:
         """Photograph the tray now, while it is empty; the next count uses it to correct light."""
         self._empty = self._capture_alone()

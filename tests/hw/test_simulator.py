@@ -104,3 +104,13 @@ def test_bad_probabilities_are_refused():
         TowerSimulator(retain_probability=1.5)
     with pytest.raises(ValueError):
         TowerSimulator(settle_frames=(5, 2))
+
+
+def test_restore_puts_the_tower_in_a_known_state():
+    sim = TowerSimulator(seed=4, retain_probability=0.0, release_probability=1.0)
+    sim.restore({"red": 2, "green": 1}, {"blue": 1})
+    assert (sim.interior, sim.tray) == ({"red": 2, "green": 1}, {"blue": 1})
+    assert sim.throw({"yellow": 1}) == {"red": 2, "green": 1, "yellow": 1}
+    with pytest.raises(InvalidThrowError, match="tray"):
+        sim.restore({}, {"red": -1})
+    assert sim.interior == {}  # the refused restore changed nothing

@@ -248,3 +248,12 @@ def test_empty_tray_photo_is_used_by_the_next_count_only(devices):
     tower.recount(timeout=10)
     tower.recount(timeout=10)
     assert seen == [9, None]
+
+
+def test_sync_simulation_only_touches_a_simulated_tower(devices):
+    sim = TowerSimulator(seed=1)
+    make_tower(devices, simulator=sim).sync_simulation({"red": 3}, {"green": 2})
+    assert (sim.interior, sim.tray) == ({"red": 3}, {"green": 2})
+    real = make_tower(Devices(devices.clock))
+    real.sync_simulation({"red": 3}, {})  # a real tower's cubes are where they are
+    assert real.simulator is None and not real.simulated
