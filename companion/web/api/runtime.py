@@ -101,6 +101,10 @@ class Runtime:
                 pass  # the relay is busy draining and will see _stop after the next item
         if self._relay is not None:
             self._relay.join(timeout=5)
+        cancel = getattr(self.tower, "cancel", None)
+        if cancel is not None:
+            cancel()  # a count in progress ends now instead of waiting for its timeout
+        self.counter.close()
         for closer in (getattr(self.tower, "close", None), getattr(self.log, "close", None)):
             if closer is not None:
                 try:
