@@ -219,3 +219,23 @@ def test_after_a_timed_out_count_the_next_count_does_not_throw_again(app, client
     reading = ok(client.post(f"/api/games/{game}/battle/count"))["reading"]
     assert tower.simulator.throws == throws
     assert reading["counts"]
+
+
+def test_every_count_runs_on_the_same_worker_thread(app, client, monkeypatch):
+    import threading
+
+    game = attack_declared(client)
+    tower = app.extensions["companion"].tower
+    threads: list[int] = []
+    for name in ("count_throw", "recount"):
+        real = getattr(tower, name)
+
+        def recording(*args, _real=real, **kwargs):
+            threads.append(threading.get_ident())
+            return _real(*args, **kwargs)
+
+        monkeypatch.setattr(tower, name, recording)
+    for _ in range(3):
+        ok(client.post(f"/api/games/{game}/battle/count"))
+    assert len(threads) == 3 and len(set(threads)) == 1
+    assert threads[0] != threading.get_ident()
