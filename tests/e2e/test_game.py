@@ -329,6 +329,21 @@ def test_a_whole_game_through_the_ui(server, browser, artifacts) -> None:
     assert watcher.locator("#last-scoring").is_visible()
     shots(watcher, "second-device-live")
 
+    # A cube was knocked over: the table is the truth, the board is corrected with a reason.
+    page.locator("#corrections summary").click()
+    page.locator('#corrections [data-field="correction_kind"] button[data-value="armies"]').click()
+    f = page.locator('#corrections form[data-command="correct"]')
+    f.locator('select[name="region"]').select_option("white-falls")
+    choose(f, "realm", "dark")
+    choose(f, "color", "red")
+    set_stepper(field(f, "count"), 3)
+    submit_rejected(page, f, "Please fill in: Why")
+    f.locator('input[name="reason"]').fill("a red cube fell off the board")
+    submit(page, f)
+    expect(page.locator('#realm-dark [data-region="white-falls"] [data-colour="red"]')).to_contain_text("3")
+    expect(watcher.locator('#realm-dark [data-region="white-falls"] [data-colour="red"]')).to_contain_text("3")
+    shots(page, "correction")
+
     # Rounds 2–7: reinforcements, planning, everyone passes, scoring.
     for rnd in range(2, 8):
         expect(page.locator("#round-no")).to_have_text(str(rnd))

@@ -3,7 +3,7 @@
 import { api } from "./api.js";
 import { regionName } from "./board.js";
 import { el, clear, who, cubeList, showError } from "./dom.js";
-import { t, colourName } from "./i18n.js";
+import { t, plural } from "./i18n.js";
 import { battleSentences, stanceWords, STANCE_OF_CARD } from "./words.js";
 import { pressBlock, countEditor, compact, corrected } from "./counts.js";
 
@@ -22,7 +22,7 @@ function header(ctx, b) {
     el("p", { class: "big-turn" }, who(b.attacker, A?.name), " ",
       t(D ? "attacks_player" : "attacks_empty", { region: regionName(ctx.board, b.target), realm: t(`realm_adj_${b.realm}`) }), " ",
       D ? who(b.defender, D.name) : null),
-    b.source ? el("p", {}, t("battle_from", { region: regionName(ctx.board, b.source), armies: b.armies ?? "?" })) : null,
+    b.source ? el("p", {}, plural("battle_from", b.armies, { region: regionName(ctx.board, b.source) })) : null,
     el("p", { class: "stance", "data-stance": stance }, stanceWords(stance, Boolean(b.defender))));
 }
 

@@ -2,7 +2,7 @@
 // Forms never validate rules themselves beyond the obvious: the server is the referee and its
 // message is shown inline under the form.
 import { el, clear, showError, stepper } from "./dom.js";
-import { t } from "./i18n.js";
+import { t, colourName } from "./i18n.js";
 
 function regionOptions(ctx, selected) {
   return ctx.board.areas.map((area) => el("optgroup", { label: area.name || area.id },
@@ -40,6 +40,13 @@ const FIELDS = {
     return { node: s.node, get: () => s.get() };
   },
   choice(f) { return choice(f.name, f.options, f.value); },
+  text(f) {
+    const input = el("input", { name: f.name, maxlength: 200, autocomplete: "off", placeholder: f.placeholder || "" });
+    return { node: input, get: () => input.value.trim() || null };
+  },
+  player(f, ctx) {
+    return choice(f.name, ctx.state.players.map((p) => ({ value: p.color, label: p.name ? `${p.name} (${colourName(p.color)})` : colourName(p.color) })), f.value);
+  },
   check(f) {
     const box = el("input", { type: "checkbox", name: f.name, checked: Boolean(f.value) });
     return { node: box, get: () => box.checked };

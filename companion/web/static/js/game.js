@@ -8,6 +8,7 @@ import { subscribe } from "./live.js";
 import { normaliseState } from "./state.js";
 import { renderPanel } from "./panels.js";
 import { describeEvent } from "./words.js";
+import { correctionsPanel } from "./corrections.js";
 
 const gameId = Number(document.body.dataset.gameId);
 const $ = (id) => document.getElementById(id);
@@ -47,8 +48,11 @@ let loadedVersion = null;
 function apply(rawState) {
   const state = normaliseState(rawState);
   if (state.board && !boardFromState) { ctx.board = normaliseBoard(state.board); boardFromState = true; }
+  const first = !ctx.state;
   ctx.state = state;
   loadedVersion = state.version;
+  // Built once: an open correction form must survive the game moving on around it.
+  if (first) clear($("corrections-host"), correctionsPanel(ctx));
   // A reading belongs to the state it was taken at; once the game moved on it is history.
   if (ctx.reading && ctx.reading.version !== state.version) ctx.reading = null;
   render();

@@ -1,0 +1,54 @@
+// "The table is the truth": a logged correction of armies, a limbo, resources, a region card
+// or a building. Each form sets absolute values; the reason is kept in the game's log.
+import { el, clear } from "./dom.js";
+import { commandForm, choice } from "./forms.js";
+import { t } from "./i18n.js";
+
+const reason = { name: "reason", kind: "text", label: t("field_reason"), placeholder: t("reason_placeholder") };
+const where = [{ name: "region", kind: "region" }, { name: "realm", kind: "realm" }];
+
+const KINDS = {
+  armies: {
+    spec: () => [...where, { name: "color", kind: "player", label: t("field_colour") }, { name: "count", kind: "count", value: 0, label: t("field_count") }],
+    pack: ({ region, realm, color, count }) => ({ armies: [{ region, realm, color, count }] }),
+  },
+  limbo: {
+    spec: () => [{ name: "player", kind: "player", label: t("player") }, { name: "realm", kind: "realm" }, { name: "count", kind: "count", value: 0, label: t("field_count") }],
+    pack: ({ player, realm, count }) => ({ limbo: [{ player, realm, count }] }),
+  },
+  resources: {
+    spec: () => [{ name: "player", kind: "player", label: t("player") },
+      { name: "gold", kind: "count", optional: true }, { name: "energy", kind: "count", optional: true },
+      { name: "vp", kind: "count", optional: true, label: t("vp") }],
+    pack: ({ player, gold, energy, vp }) => ({ resources: [{ player, ...(gold !== undefined && { gold }), ...(energy !== undefined && { energy }), ...(vp !== undefined && { vp }) }] }),
+  },
+  card: {
+    spec: (ctx) => [{ name: "region", kind: "region" },
+      { name: "holder", kind: "select", optional: true, placeholder: t("card_stack"), label: t("field_holder"),
+        options: ctx.state.players.map((p) => ({ value: p.color, label: p.name || p.color })) }],
+    pack: ({ region, holder }) => ({ cards: [{ region, holder: holder ?? null }] }),
+  },
+  building: {
+    spec: () => [...where,
+      { name: "building", kind: "select", optional: true, placeholder: t("building_none"), options: ["shrine", "capital"].map((b) => ({ value: b, label: t(`building_${b}`) })) },
+      { name: "portal", kind: "check", optional: true, label: t("building_portal") }],
+    pack: ({ region, realm, building, portal }) => ({ buildings: [{ region, realm, building: building ?? null, portal: Boolean(portal) }] }),
+  },
+};
+
+/** The collapsible correction panel under the board. */
+export function correctionsPanel(ctx) {
+  const host = el("div", { class: "correction-form" });
+  const kinds = choice("correction_kind", Object.keys(KINDS).map((k) => ({ value: k, label: t(`correct_${k}`) })), null);
+  kinds.node.addEventListener("click", () => {
+    const kind = kinds.get();
+    if (!kind) return;
+    const spec = KINDS[kind];
+    clear(host, commandForm(ctx, {
+      type: "correct", spec: [...spec.spec(ctx), reason], submitLabel: t("correct_apply"),
+      transform: ({ type, reason: why, ...rest }) => ({ type, reason: why, ...spec.pack(rest) }),
+    }));
+  });
+  return el("details", { class: "panel corrections", id: "corrections" },
+    el("summary", {}, t("correct_title")), el("p", { class: "hint" }, t("correct_hint")), kinds.node, host);
+}
