@@ -40,15 +40,16 @@ const KINDS = {
 export function correctionsPanel(ctx) {
   const host = el("div", { class: "correction-form" });
   const kinds = choice("correction_kind", Object.keys(KINDS).map((k) => ({ value: k, label: t(`correct_${k}`) })), null);
-  kinds.node.addEventListener("click", () => {
-    const kind = kinds.get();
-    if (!kind) return;
+  const done = el("div", { class: "ok", hidden: true, role: "status" }, t("corrected_ok"));
+  const show = (kind) => {
     const spec = KINDS[kind];
     clear(host, commandForm(ctx, {
       type: "correct", spec: [...spec.spec(ctx), reason], submitLabel: t("correct_apply"),
       transform: ({ type, reason: why, ...rest }) => ({ type, reason: why, ...spec.pack(rest) }),
+      onDone: () => { show(kind); done.hidden = false; }, // a fresh form for the next fix
     }));
-  });
+  };
+  kinds.node.addEventListener("click", () => { done.hidden = true; if (kinds.get()) show(kinds.get()); });
   return el("details", { class: "panel corrections", id: "corrections" },
-    el("summary", {}, t("correct_title")), el("p", { class: "hint" }, t("correct_hint")), kinds.node, host);
+    el("summary", {}, t("correct_title")), el("p", { class: "hint" }, t("correct_hint")), kinds.node, done, host);
 }

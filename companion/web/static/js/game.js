@@ -49,6 +49,7 @@ function apply(rawState) {
   const state = normaliseState(rawState);
   if (state.board && !boardFromState) { ctx.board = normaliseBoard(state.board); boardFromState = true; }
   const first = !ctx.state;
+  if (!first && state.version !== ctx.state.version) $("undo-result").hidden = true; // old news
   ctx.state = state;
   loadedVersion = state.version;
   // Built once: an open correction form must survive the game moving on around it.

@@ -1,7 +1,7 @@
 // The scoring screen (each player's breakdown) and the end screen (winner and tie-break).
 import { el, who } from "./dom.js";
 import { commandButton } from "./forms.js";
-import { t, colourName } from "./i18n.js";
+import { t } from "./i18n.js";
 
 const label = (key) => t(`score_${key}`);
 
@@ -12,15 +12,17 @@ export function breakdownTable(ctx, score) {
   const areaVp = (b) => (b.areas || []).reduce((a, x) => a + (x.vp || 0), 0);
   const cols = [["regions", (b) => b.regions], ["region_vp", (b) => b.region_vp], ["shrines", (b) => b.shrines],
     ["capitals", (b) => b.capitals], ["area_vp", areaVp], ["total", (b) => b.total]];
-  return el("table", { class: "data score-table", "data-round": score.round },
-    el("thead", {}, el("tr", {}, el("th", {}, t("player")), cols.map(([k]) => el("th", { class: "n" }, label(k))),
-      el("th", { class: "n" }, t("score_vp")))),
-    el("tbody", {}, rows.map(([c, b]) => el("tr", { "data-player": c },
-      el("td", {}, who(c, ctx.state.player(c)?.name)),
-      cols.map(([k, f]) => el("td", { class: "n", "data-col": k }, f(b) ?? "–")),
-      el("td", { class: "n", "data-col": "vp" }, ctx.state.player(c)?.vp ?? "–")))),
-    el("tfoot", {}, rows.filter(([, b]) => (b.warnings || []).length).map(([c, b]) =>
-      el("tr", {}, el("td", { colspan: cols.length + 2, class: "hint" }, `${colourName(c)}: ${b.warnings.join(" ")}`)))));
+  // The same warning usually concerns everyone (e.g. areas not entered): say it once.
+  const warnings = [...new Set(rows.flatMap(([, b]) => b.warnings || []))];
+  return el("div", { class: "table-scroll" },
+    el("table", { class: "data score-table", "data-round": score.round },
+      el("thead", {}, el("tr", {}, el("th", {}, t("player")), cols.map(([k]) => el("th", { class: "n" }, label(k))),
+        el("th", { class: "n" }, t("score_vp")))),
+      el("tbody", {}, rows.map(([c, b]) => el("tr", { "data-player": c },
+        el("td", {}, who(c, ctx.state.player(c)?.name)),
+        cols.map(([k, f]) => el("td", { class: "n", "data-col": k }, f(b) ?? "–")),
+        el("td", { class: "n", "data-col": "vp" }, ctx.state.player(c)?.vp ?? "–"))))),
+    warnings.length ? el("ul", { class: "hint" }, warnings.map((w) => el("li", {}, w))) : null);
 }
 
 export function scoringPanel(ctx) {
@@ -52,11 +54,11 @@ export function endPanel(ctx) {
     el("p", { class: "winner", id: "winner" }, s.winners.length > 1 ? t("shared_victory") : t("winner_is"), " ",
       s.winners.map((c, i) => [i ? ", " : "", who(c, s.player(c)?.name)])),
     el("p", { class: "hint", id: "tie-break" }, tieBreak(s)),
-    el("table", { class: "data", id: "standings" },
+    el("div", { class: "table-scroll" }, el("table", { class: "data", id: "standings" },
       el("thead", {}, el("tr", {}, el("th", {}, "#"), el("th", {}, t("player")), el("th", { class: "n" }, t("vp")), el("th", { class: "n" }, t("armies_on_board")))),
       el("tbody", {}, s.standings.map((r, i) => el("tr", { "data-player": r.color },
         el("td", {}, r.rank ?? i + 1), el("td", {}, who(r.color, s.player(r.color)?.name)),
-        el("td", { class: "n" }, r.vp ?? "–"), el("td", { class: "n" }, r.armies ?? "–"))))),
+        el("td", { class: "n" }, r.vp ?? "–"), el("td", { class: "n" }, r.armies ?? "–")))))),
     lastScoring(ctx),
     el("p", { class: "row" }, el("a", { class: "btn", href: `/api/games/${ctx.id}/export.json`, download: true }, t("export_game")),
       el("a", { class: "btn", href: "/" }, t("nav_games"))));
