@@ -10,7 +10,9 @@ Rules the count follows (documented for players in docs/vision.md):
 
 from __future__ import annotations
 
+import math
 import time
+import weakref
 from dataclasses import dataclass, field
 
 import cv2
@@ -55,21 +57,22 @@ class TrayCount:
         return out
 
 
-@dataclass
+@dataclass(frozen=True)
 class _Geometry:
     scale: int
+    crop: tuple[int, int, int, int]  # x0, y0, x1, y1 in camera pixels: the outline plus a cube
     cube_area: np.ndarray  # working pixels per class code (index 1..6)
-    roi_mask: np.ndarray | None  # working resolution, 1 inside the outline
+    roi_mask: np.ndarray | None  # working resolution over the crop, 1 inside the outline
 
 
-_GEOMETRY: dict[tuple[int, int, int], _Geometry] = {}
+_GEOMETRY: "weakref.WeakKeyDictionary[Calibration, dict]" = weakref.WeakKeyDictionary()
 
 
 def _geometry(cal: Calibration, width: int, height: int) -> _Geometry:
-    """Scale and outline for a photo of this size (photos may be smaller/larger than at
-    calibration: everything is scaled by the width ratio). Cached per calibration and size."""
-    key = (id(cal), width, height)
-    geo = _GEOMETRY.get(key)
+    """Scale, crop and outline for a photo of this size (photos may be smaller or larger than at
+    calibration: everything scales with the width). Cached per calibration and photo size."""
+    per_cal = _GEOMETRY.setdefault(cal, {})
+    geo = per_cal.get((width, height))
     if geo is not None:
         return geo
     cal_w, cal_h = cal.image_size
@@ -82,15 +85,23 @@ def _geometry(cal: Calibration, width: int, height: int) -> _Geometry:
     area = np.zeros(UNKNOWN + 1)
     for code, color in enumerate(CUBE_COLORS, start=1):
         area[code] = cal.cube_area[color] * factor * factor / (scale * scale)
+    x0, y0, x1, y1 = 0, 0, width, height
+    if cal.roi is not None:  # only the outline and a cube around it matter: less to compute
+        pts = np.array(cal.roi, np.float64) * factor
+        margin = int(math.ceil(side)) + 2
+        x0 = max(0, int(pts[:, 0].min()) - margin) // scale * scale
+        y0 = max(0, int(pts[:, 1].min()) - margin) // scale * scale
+        x1 = min(width, int(math.ceil(pts[:, 0].max())) + margin)
+        y1 = min(height, int(math.ceil(pts[:, 1].max())) + margin)
+    x1 -= (x1 - x0) % scale  # whole working pixels, so halving takes OpenCV's fast path
+    y1 -= (y1 - y0) % scale
     roi_mask = None
     if cal.roi is not None:
-        roi_mask = np.zeros((height // scale, width // scale), np.uint8)
-        pts = np.round(np.array(cal.roi, np.float64) * factor / scale * 16).astype(np.int32)
-        cv2.fillPoly(roi_mask, [pts], 1, cv2.LINE_8, 4)
-    geo = _Geometry(scale, area, roi_mask)
-    if len(_GEOMETRY) > 32:
-        _GEOMETRY.clear()
-    _GEOMETRY[key] = geo
+        roi_mask = np.zeros(((y1 - y0) // scale, (x1 - x0) // scale), np.uint8)
+        local = (np.array(cal.roi, np.float64) * factor - (x0, y0)) / scale
+        cv2.fillPoly(roi_mask, [np.round(local * 16).astype(np.int32)], 1, cv2.LINE_8, 4)
+    geo = _Geometry(scale, (x0, y0, x1, y1), area, roi_mask)
+    per_cal[(width, height)] = geo
     return geo
 
 
@@ -131,7 +142,10 @@ def count_cubes(image: np.ndarray, calibration: Calibration,
             raise ImageSizeError(f"The empty-tray photo is {empty.shape[1]}×{empty.shape[0]} but the "
                                  f"tray photo is {w}×{h}; take both with the same camera.")
     geo = _geometry(calibration, w, h)
-    classes = classify(light.corrected(image, empty, geo.scale), lut)
+    x0, y0, x1, y1 = geo.crop
+    if empty is not None:
+        empty = empty[y0:y1, x0:x1]
+    classes = classify(light.corrected(image[y0:y1, x0:x1], empty, geo.scale), lut)
     blobs = find_blobs(classes)
     s = geo.scale
     hist = blobs.histogram
@@ -143,7 +157,7 @@ def count_cubes(image: np.ndarray, calibration: Calibration,
     for label in np.flatnonzero(is_unknown):
         bx, by, bw, bh = (int(v) for v in blobs.stats[label, :4])
         if _inside(geo, bx + bw / 2, by + bh / 2):
-            unknown_boxes.append((bx * s, by * s, bw * s, bh * s))
+            unknown_boxes.append((bx * s + x0, by * s + y0, bw * s, bh * s))
     ratios = hist[:, 1:UNKNOWN] / geo.cube_area[1:UNKNOWN]
     ratios[0] = 0.0  # label 0 is the tray
     ratios[is_unknown] = 0.0
@@ -157,11 +171,11 @@ def count_cubes(image: np.ndarray, calibration: Calibration,
         confidence = (1.0 - 2.0 * abs(ratio - n)) * (1.0 - strange[label] / total[label])
         confidence = round(max(0.05, min(0.99, confidence)), 3)
         bx, by, bw, bh = (int(v) for v in blobs.stats[label, :4])
-        bbox = (bx * s, by * s, bw * s, bh * s)
+        bbox = (bx * s + x0, by * s + y0, bw * s, bh * s)
         for cx, cy in _centres(blobs, classes, int(label), code, n):
             if _inside(geo, cx, cy):
-                cubes.append(CubeDetection(CUBE_COLORS[code - 1], (cx + 0.5) * s, (cy + 0.5) * s,
-                                           confidence, bbox))
+                cubes.append(CubeDetection(CUBE_COLORS[code - 1], (cx + 0.5) * s + x0,
+                                           (cy + 0.5) * s + y0, confidence, bbox))
     counts: dict[str, int] = {}
     for c in cubes:
         counts[c.color] = counts.get(c.color, 0) + 1

@@ -273,7 +273,8 @@ def _light_field(cond: RenderConditions, rng: np.random.Generator) -> np.ndarray
     ramp = 1.0 + cond.light_gradient * 0.5 * (math.cos(direction) * u + math.sin(direction) * v)
     vignette = 1.0 - 0.12 * (u * u + v * v) / 2.0
     level = (cond.light * ramp * vignette).astype(np.float32)
-    small = np.stack([level * (g * _EXPOSURE) for g in cond.white_balance], axis=2)
+    small = np.stack([level * float(g * _EXPOSURE) for g in cond.white_balance], axis=2)
+    small = small.astype(np.float32)  # whatever number types the conditions hold
     return cv2.resize(small, (w, h), interpolation=cv2.INTER_LINEAR)
 
 
