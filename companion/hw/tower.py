@@ -76,6 +76,7 @@ class Tower:
         self._attention = False
         self._buttons: list[ButtonCallback] = []
         self._watchers: list[Callable[[dict[str, Any]], None]] = []
+        self._published: dict[str, Any] | None = None  # the last status sent to the watchers
         self._connect_camera()
         self._connect_gpio()
         self._update_led()
@@ -339,6 +340,9 @@ class Tower:
                 except Exception:
                     log.debug("closing the failed controls failed", exc_info=True)
         status = self._status()
+        if status == self._published:
+            return  # nothing changed: no event for the tablets
+        self._published = status
         for watcher in list(self._watchers):
             try:
                 watcher(status)

@@ -257,3 +257,18 @@ def test_sync_simulation_only_touches_a_simulated_tower(devices):
     real = make_tower(Devices(devices.clock))
     real.sync_simulation({"red": 3}, {})  # a real tower's cubes are where they are
     assert real.simulator is None and not real.simulated
+
+
+def test_status_listeners_hear_changes_only(devices, clock):
+    devices.gpio_present = False
+    tower = make_tower(devices)
+    heard: list[dict] = []
+    tower.on_status(heard.append)
+    for _ in range(3):  # failed GPIO retries that change nothing publish nothing
+        clock.advance(5.0)
+        tower.status()
+    assert heard == []
+    devices.gpio_present = True
+    clock.advance(5.0)
+    tower.status()
+    assert len(heard) == 1 and heard[0]["gpio"]["ok"] is True
