@@ -117,6 +117,7 @@ def seed(page: Page, shots: Shots) -> None:
     expect(page.locator("#reading-photo")).to_be_visible(timeout=20_000)
     rows = page.locator("#limbo-split .count-row")
     expect(rows).to_have_count(3)
+    assert page.evaluate("document.documentElement.scrollWidth") <= TABLET["width"]  # no sideways scrolling
     shots(page, "seeding-reading")
     v = version(page)
     page.locator("#seed-apply").click()
@@ -190,6 +191,7 @@ def battle(page: Page, shots: Shots, name: str, counts: dict[str, int], headline
     set_counts(page, counts)
     if any(camera.get(c, 0) != counts.get(c, 0) for c in set(camera) | set(counts)):
         expect(page.locator("#corrected-mark")).to_be_visible()
+    assert page.evaluate("document.documentElement.scrollWidth") <= TABLET["width"]
     words = page.locator("#result-words")
     expect(words).to_have_attribute("data-counts", json.dumps(dict(sorted((c, n) for c, n in counts.items() if n)),
                                                                   separators=(",", ":")))
