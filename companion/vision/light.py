@@ -19,7 +19,7 @@ import numpy as np
 LEVEL = 128  # grey level of the empty tray after correction (leaves head-room for brighter things)
 SCALE = 2  # default: the counter works at 1/SCALE of the camera resolution
 SAME_LIGHT = 2  # grey levels around LEVEL within which two photos count as equally lit
-_CELL = 16  # working pixels per cell of the coarse light grid (about one cube)
+CELL = 16  # working pixels per cell of the coarse light grid (about one cube)
 
 
 def shrink(image: np.ndarray, scale: int = SCALE) -> np.ndarray:
@@ -37,7 +37,7 @@ def shrink(image: np.ndarray, scale: int = SCALE) -> np.ndarray:
 
 def _coarse(image: np.ndarray) -> np.ndarray:
     h, w = image.shape[:2]
-    return cv2.resize(image, (max(1, w // _CELL), max(1, h // _CELL)), interpolation=cv2.INTER_AREA)
+    return cv2.resize(image, (max(1, w // CELL), max(1, h // CELL)), interpolation=cv2.INTER_AREA)
 
 
 def _grow(coarse: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:

@@ -51,13 +51,14 @@ def find_blobs(classes: np.ndarray) -> Blobs:
     sum_x = np.bincount(key, weights=xs, minlength=size).reshape(count, N_CLASSES)
     sum_y = np.bincount(key, weights=ys, minlength=size).reshape(count, N_CLASSES)
     stats = np.zeros((count, 5), np.int64)
-    low = np.full((count, 2), np.iinfo(np.int64).max)
-    high = np.full((count, 2), -1)
-    np.minimum.at(low, lab, np.stack([xs, ys], axis=1))
-    np.maximum.at(high, lab, np.stack([xs, ys], axis=1))
-    stats[1:, 0:2] = low[1:]
-    stats[1:, 2:4] = high[1:] - low[1:] + 1
     stats[:, 4] = histogram.sum(axis=1)
+    if count > 1:  # bounding boxes: group the pixels by label, then reduce each group
+        order = np.argsort(lab, kind="stable")
+        starts = np.concatenate(([0], np.cumsum(stats[1:-1, 4])))
+        for axis, coord in enumerate((xs[order], ys[order])):
+            low = np.minimum.reduceat(coord, starts)
+            stats[1:, axis] = low
+            stats[1:, axis + 2] = np.maximum.reduceat(coord, starts) - low + 1
     return Blobs(count, labels, stats, histogram, sum_x, sum_y)
 
 
