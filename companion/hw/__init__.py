@@ -1,1 +1,15 @@
+"""The tower hardware: camera, buttons and LED, and the simulated tower that stands in for them.
 
+=====================  ==========================================================================
+``tower``              :class:`~companion.hw.tower.Tower`, the one object the web layer holds
+``camera``             the camera interface, :func:`~companion.hw.camera.open_camera`, auto-detection
+``cameras.*``          backends: ``picam`` (Picamera2), ``usb`` (OpenCV), ``folder``, ``synthetic``
+``controls``           the two buttons and the status LED through gpiozero (mock pins off the Pi)
+``counting``           press → settle → one fresh frame → count (:class:`CountSession`)
+``simulator``          the seeded model of the tower's interior and tray
+``settings``           the tower builder's environment settings
+``cli``                ``companion tower check | lock | simulate``
+=====================  ==========================================================================
+
+Depends on :mod:`companion.vision` only (counting, settle detection, the synthetic renderer).
+"""
