@@ -26,14 +26,14 @@ def annotate(image: np.ndarray, result: TrayCount,
     h, w = out.shape[:2]
     if roi is not None:
         cv2.polylines(out, [np.array(roi, np.int32)], True, (255, 255, 255), 2, cv2.LINE_AA)
-    radius = int(round((cube_side or max(12.0, w / 36.0)) * 0.62))
+    radius = int(round((cube_side or max(12.0, w / 36.0)) * 0.5))  # inside the face: edges stay visible
     font = max(0.4, radius / 28.0)
     numbers: dict[str, int] = {}
     for cube in result.cubes:
         numbers[cube.color] = numbers.get(cube.color, 0) + 1
         centre = (int(round(cube.x)), int(round(cube.y)))
         ring = DRAW_BGR.get(cube.color, (255, 255, 255))
-        cv2.circle(out, centre, radius + 2, (255, 255, 255), 3, cv2.LINE_AA)  # visible on black cubes
+        cv2.circle(out, centre, radius, (255, 255, 255), 4, cv2.LINE_AA)  # visible on black cubes
         cv2.circle(out, centre, radius, ring, 2, cv2.LINE_AA)
         text = str(numbers[cube.color]) + ("?" if cube.confidence < UNSURE else "")
         _label(out, text, (centre[0] - radius // 2, centre[1] + radius // 3), font, (255, 255, 255))

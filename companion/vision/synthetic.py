@@ -119,9 +119,9 @@ def _cluster_cells(n: int, rng: np.random.Generator) -> list[tuple[int, int]]:
     return cells
 
 
-def _shade(color: str, rng: np.random.Generator, table=CUBE_REFLECTANCE) -> tuple[float, ...]:
-    base = np.array(table[color] if isinstance(table, dict) else color, dtype=np.float64)
-    tint = base * rng.uniform(0.92, 1.08) * rng.uniform(0.96, 1.04, size=3)
+def _shade(bgr: tuple[float, float, float], rng: np.random.Generator) -> tuple[float, ...]:
+    """One object's own tint: no two painted cubes are exactly alike."""
+    tint = np.array(bgr) * rng.uniform(0.92, 1.08) * rng.uniform(0.96, 1.04, size=3)
     return tuple(float(v) for v in tint)
 
 
@@ -180,22 +180,23 @@ def _layout(counts: Mapping[str, int], seed: int, cond: RenderConditions) -> lis
         for color, (ox, oy) in zip(group, offsets):
             x = spot[0] + ox * ca - oy * sa
             y = spot[1] + ox * sa + oy * ca
-            pieces.append(_Piece(color, x, y, angle + rng.uniform(-1.0, 1.0),
-                                 side * rng.uniform(0.98, 1.02), _shade(color, rng)))
+            pieces.append(_Piece(color, x, y, angle + rng.uniform(-1.0, 1.0), side * rng.uniform(0.98, 1.02),
+                                 _shade(CUBE_REFLECTANCE[color], rng)))
     for _ in range(cond.outside):
         spot = _outline_spot(contour, placed, rng, side)
         if spot is not None:
             x, y, inside = spot
             placed.append((x, y, side * 0.72))
             color = CUBE_COLORS[rng.integers(len(CUBE_COLORS))]
-            pieces.append(_Piece(color, x, y, rng.uniform(0, 90), side, _shade(color, rng), inside))
+            pieces.append(_Piece(color, x, y, rng.uniform(0, 90), side,
+                                 _shade(CUBE_REFLECTANCE[color], rng), inside))
     for _ in range(cond.foreign):
         diameter = side * rng.uniform(1.2, 1.8)
         spot = _place(diameter / 2, contour, placed, rng, inset=diameter / 2)
         if spot is not None:
             placed.append((spot[0], spot[1], diameter / 2))
             bgr = FOREIGN_REFLECTANCE[rng.integers(len(FOREIGN_REFLECTANCE))]
-            pieces.append(_Piece("foreign", spot[0], spot[1], 0.0, diameter, _shade(bgr, rng, bgr)))
+            pieces.append(_Piece("foreign", spot[0], spot[1], 0.0, diameter, _shade(bgr, rng)))
     return pieces
 
 

@@ -13,7 +13,7 @@ def test_every_cube_and_unknown_is_marked_and_the_input_is_kept(calibration):
     assert np.array_equal(frame.image, before)
     assert out.shape == frame.image.shape and out.dtype == np.uint8
     changed = np.abs(out.astype(int) - before).max(axis=2) > 40
-    r = int(calibration.cube_side * 0.62) + 2
+    r = int(calibration.cube_side * 0.5) + 2
     for cube in result.cubes:  # a ring is drawn around each cube
         x, y = int(cube.x), int(cube.y)
         assert changed[y - r - 3:y + r + 4, x - r - 3:x + r + 4].sum() > 4 * r
