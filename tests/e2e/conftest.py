@@ -104,7 +104,7 @@ def browser() -> Iterator[object]:
         b.close()
 
 
-@pytest.fixture()
+@pytest.fixture(scope="session")
 def artifacts() -> Path:
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     return ARTIFACTS

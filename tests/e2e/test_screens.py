@@ -17,6 +17,11 @@ NEW_GAME = {"players": [{"color": "purple", "name": "Mia", "light_tribe": "elves
             "first_player": "purple"}
 
 
+@pytest.fixture(scope="module")
+def shots(artifacts) -> Shots:
+    return Shots(artifacts, "screens")
+
+
 def open_page(browser: Browser, url: str, locale: str = "en-US", viewport=None) -> Page:
     context = browser.new_context(locale=locale, viewport=viewport or {"width": 1280, "height": 900})
     page = context.new_page()
@@ -30,8 +35,7 @@ def make_game(page: Page, base: str) -> int:
     return answer.json()["id"]
 
 
-def test_german_from_the_browser_and_the_switch(server, browser, artifacts) -> None:
-    shots = Shots(artifacts, "screens")
+def test_german_from_the_browser_and_the_switch(server, browser, shots) -> None:
     page = open_page(browser, server.url + "/", locale="de-DE")
     expect(page.locator("html")).to_have_attribute("lang", "de")
     expect(page.locator("#new-game")).to_have_text("Neue Partie")
@@ -50,8 +54,7 @@ def test_german_from_the_browser_and_the_switch(server, browser, artifacts) -> N
     expect(page.locator("html")).to_have_attribute("lang", "en")
 
 
-def test_board_setup_checks_inline_and_saves(server, browser, artifacts) -> None:
-    shots = Shots(artifacts, "screens")
+def test_board_setup_checks_inline_and_saves(server, browser, shots) -> None:
     page = open_page(browser, server.url + "/setup/board")
     row = page.locator('section[data-table="regions"] tr[data-id="treehome"]')
     gold = row.locator('[data-col="light.gold"] input')
@@ -75,10 +78,14 @@ def test_board_setup_checks_inline_and_saves(server, browser, artifacts) -> None
     shots(page, "board-setup")
 
 
-def test_statistics_and_tower_pages(server, browser, artifacts) -> None:
-    shots = Shots(artifacts, "screens")
-    page = open_page(browser, server.url + "/stats")
+def test_statistics_and_tower_pages(server, browser, shots) -> None:
+    page = open_page(browser, server.url + "/")
+    make_game(page, server.url)
+    page.goto(server.url + "/stats")
     expect(page.locator("#stats table").first).to_be_visible()
+    expect(page.locator('#stats [data-count="total"] b')).not_to_have_text("0")
+    page.locator('#stats button[data-scope="unfinished"]').click()
+    expect(page.locator('#stats button[data-scope="unfinished"]')).to_have_attribute("aria-pressed", "true")
     expect(page.locator("#stats-error")).to_be_hidden()
     shots(page, "statistics")
     page.goto(server.url + "/tower")
@@ -89,8 +96,7 @@ def test_statistics_and_tower_pages(server, browser, artifacts) -> None:
     shots(page, "tower")
 
 
-def test_phone_portrait_shows_board_and_panel(server, browser, artifacts) -> None:
-    shots = Shots(artifacts, "screens")
+def test_phone_portrait_shows_board_and_panel(server, browser, shots) -> None:
     page = open_page(browser, server.url + "/", viewport={"width": 390, "height": 844})
     game = make_game(page, server.url)
     page.goto(f"{server.url}/games/{game}")
@@ -103,7 +109,7 @@ def test_phone_portrait_shows_board_and_panel(server, browser, artifacts) -> Non
     shots(page, "phone-game")
 
 
-def test_a_server_restart_loses_nothing(browser, artifacts, tmp_path) -> None:
+def test_a_server_restart_loses_nothing(browser, shots, tmp_path) -> None:
     """The open tablet shows "reconnecting…" while the server is down, then the same game."""
     first = Server(tmp_path, tmp_path / "server.log")
     first.wait_ready()
@@ -115,7 +121,7 @@ def test_a_server_restart_loses_nothing(browser, artifacts, tmp_path) -> None:
     expect(page.locator("body")).to_have_attribute("data-live", "open")
     first.stop()
     expect(page.locator("#live-badge")).to_be_visible(timeout=15_000)
-    Shots(artifacts, "screens")(page, "reconnecting")
+    shots(page, "reconnecting")
     second = Server(tmp_path, tmp_path / "server.log", port=first.port)
     try:
         second.wait_ready()

@@ -4,13 +4,22 @@ import { el, clear, showError } from "./dom.js";
 import { t } from "./i18n.js";
 import { subscribe } from "./live.js";
 
+/** "✓ synthetic — simulated tower (seed 7)" for {ok, backend, description, message}. */
+function describe(value) {
+  if (value === null || typeof value !== "object") return typeof value === "boolean" ? (value ? t("yes") : t("no")) : String(value);
+  const mark = "ok" in value ? (value.ok ? "✓ " : "✗ ") : "";
+  const words = Object.entries(value).filter(([k, v]) => k !== "ok" && v !== null && v !== "" && typeof v !== "object")
+    .map(([, v]) => String(v));
+  return mark + words.join(" — ");
+}
+
 function render(status) {
   const dl = document.getElementById("tower-status");
   const rows = [];
   for (const [key, value] of Object.entries(status || {})) {
     if (key === "messages") continue;
-    rows.push(el("dt", {}, t(`tower_${key}`) === `tower_${key}` ? key : t(`tower_${key}`)),
-      el("dd", {}, typeof value === "object" ? JSON.stringify(value) : String(value)));
+    rows.push(el("dt", {}, t(`tower_${key}`) === `tower_${key}` ? key.replaceAll("_", " ") : t(`tower_${key}`)),
+      el("dd", { "data-status": key }, describe(value)));
   }
   clear(dl, rows);
   clear(document.getElementById("tower-messages"), (status?.messages || []).map((m) => el("li", {}, m)));
