@@ -174,7 +174,8 @@ def attack(page: Page, source: str, target: str, realm: str, armies: int, card: 
 
 
 def battle(page: Page, shots: Shots, name: str, counts: dict[str, int], headline: str,
-           press: str = "screen", other: Page | None = None, more: tuple[str, ...] = ()) -> None:
+           press: str = "screen", other: Page | None = None, more: tuple[str, ...] = (),
+           probe_impossible: str | None = None) -> None:
     """Count the tray (on-screen button, or the tower's button pressed on another device),
     correct the reading to ``counts``, check the result in words, apply."""
     expect(page.locator("#tray-instructions")).to_contain_text("Take every cube out of the tray")
@@ -188,6 +189,21 @@ def battle(page: Page, shots: Shots, name: str, counts: dict[str, int], headline
     camera = {}
     for row in page.locator("#count-editor .count-row").all():
         camera[row.get_attribute("data-colour")] = stepper_value(row)
+    if probe_impossible:  # more cubes of a colour than can have fallen: explained, not accepted
+        row = page.locator(f'#count-editor .count-row[data-colour="{probe_impossible}"]')
+        for _ in range(30):
+            if page.locator("#impossible").is_visible():
+                break
+            wanted = int(row.locator("output.val").inner_text()) + 1
+            row.locator('button[data-step="plus"]').click()
+            # wait until the result on screen is the preview of the new count
+            expect(page.locator("#result-words")).to_have_attribute(
+                "data-counts", re.compile(rf'"{probe_impossible}":{wanted}[,}}]'))
+        expect(page.locator("#impossible")).to_contain_text("This reading cannot be right")
+        expect(page.locator("#impossible li").first).to_contain_text(probe_impossible)
+        shots(page, f"battle-{name}-impossible")
+        page.locator("#apply-battle").click()
+        expect(page.locator("#battle-reading .error").last).to_contain_text("accept anyway")
     set_counts(page, counts)
     if any(camera.get(c, 0) != counts.get(c, 0) for c in set(camera) | set(counts)):
         expect(page.locator("#corrected-mark")).to_be_visible()
@@ -201,6 +217,8 @@ def battle(page: Page, shots: Shots, name: str, counts: dict[str, int], headline
     shots(page, f"battle-{name}")
     impossible = page.locator("#impossible")
     v = version(page)
+    if probe_impossible:
+        expect(impossible).to_be_hidden()  # the planned counts are possible again
     if impossible.is_visible():
         page.locator("#apply-battle").click()
         expect(page.locator("#battle-reading .error").last).to_contain_text("accept anyway")
@@ -293,7 +311,8 @@ def test_a_whole_game_through_the_ui(server, browser, artifacts) -> None:
     attack(page, "treehome", "mountainhome", "light", 1, "target")
     battle(page, shots, "occupied-win", {"red": 2, "blue": 1, "green": 1}, "Red wins 3 : 1.",
            more=("Blue: 1 cube to your dark limbo.", "Red: 2 cubes onto Mountainhome.",
-                 "1 green cube back to the supply.", "Red takes the region card of Mountainhome."))
+                 "1 green cube back to the supply.", "Red takes the region card of Mountainhome."),
+           probe_impossible="red")
     expect(page.locator('#realm-light [data-region="mountainhome"] [data-colour="red"]')).to_contain_text("2")
     expect(page.locator('#realm-light [data-region="mountainhome"] .holder')).to_contain_text("Red")
 

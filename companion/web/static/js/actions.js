@@ -28,7 +28,8 @@ export const ACTIONS = [
     { name: "via_portal", kind: "check", optional: true, label: t("field_via_portal") },
     { name: "special", kind: "select", optional: true, placeholder: t("special_none"), options: [
       { value: "night_elves", label: t("special_night_elves") }, { value: "trolls", label: t("special_trolls") }] }] },
-  { type: "move", explain: true, spec: () => [{ name: "source", kind: "region" }, { name: "target", kind: "region" }, { name: "realm", kind: "realm" }, { name: "armies", kind: "count", min: 1, value: 1 }] },
+  { type: "move", explain: true, spec: () => [{ name: "source", kind: "region" }, { name: "target", kind: "region" }, { name: "realm", kind: "realm" }, { name: "armies", kind: "count", min: 1, value: 1 },
+    { name: "target_realm", kind: "choice", optional: true, label: t("field_target_realm"), options: [{ value: "dark", label: t("realm_dark") }, { value: "light", label: t("realm_light") }] }] },
   { type: "demons_shrine", spec: () => where },
   { type: "transition_5", explain: true, spec: () => [{ name: "realm", kind: "realm" }, { name: "placements", kind: "placements" }] },
   { type: "transition_2", explain: true, spec: () => [{ name: "realm", kind: "realm" }, { name: "placements", kind: "placements" }] },

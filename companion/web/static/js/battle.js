@@ -88,7 +88,7 @@ function resultBlock(ctx, b, reading) {
     el("h3", {}, t("reading_title")),
     el("p", { class: "hint" }, t(reading ? "reading_check" : "reading_manual")),
     editor.node,
-    el("h3", {}, t("result_title")), words, impossible, error,
+    el("h3", {}, t("result_title")), impossible, words, error,
     el("div", { class: "row" }, applyBtn, correctedMark));
 }
 
