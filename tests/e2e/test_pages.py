@@ -83,3 +83,10 @@ def test_no_asset_or_template_reaches_the_internet() -> None:
     for file in files:
         if file.suffix in {".html", ".js", ".css", ".svg"}:
             assert not remote.search(file.read_text(encoding="utf-8")), file
+
+
+def test_a_page_preloads_exactly_the_modules_it_imports(client) -> None:
+    html = client.get("/games/3").get_data(as_text=True)
+    preloaded = set(re.findall(r'rel="modulepreload" href="/assets/js/([a-z_]+\.js)"', html))
+    assert {"game.js", "battle.js", "words.js", "common.js", "api.js"} <= preloaded
+    assert not {"wizard.js", "stats.js", "board_setup.js"} & preloaded  # other pages' entries

@@ -162,6 +162,8 @@ function render(force = false) {
   renderTower(s);
   renderHistory();
   renderPanel($("panel"), ctx, { force });
+  // The first full drawing after navigation, for measurements (see tests/e2e/test_speed.py).
+  if (!performance.getEntriesByName("board-drawn").length) performance.mark("board-drawn");
 }
 
 async function undo() {
