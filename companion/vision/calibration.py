@@ -184,7 +184,11 @@ def calibrate(image: np.ndarray, samples: Iterable[Sample], backgrounds: Iterabl
         x, y, w, h = (v // scale for v in s.box)
         blobs = find_blobs(classes[y:y + h, x:x + w])
         code = CUBE_COLORS.index(s.color) + 1
-        area = float(blobs.histogram[1:, code].max()) if blobs.count > 1 else 0.0
+        if blobs.count < 2 or blobs.histogram[1:, code].max() < 4:
+            area = 0.0
+        else:  # the cube's blob: all its non-tray pixels, as the counter measures a cube
+            best = 1 + int(np.argmax(blobs.histogram[1:, code]))
+            area = float(blobs.histogram[best, 1:].sum())
         if area < 4:
             raise CalibrationError(f"The {s.color} sample box {','.join(map(str, s.box))} holds no "
                                    f"pixel recognised as {s.color}; is the box on the right cube?")

@@ -150,3 +150,17 @@ def test_json_shape(calibration):
     assert doc["counts"] == {"red": 1, "blue": 2} or doc["counts"] == {"blue": 2, "red": 1}
     assert all(set(c) == {"color", "x", "y", "confidence"} for c in doc["cubes"])
     assert doc["ms"] >= 0
+
+
+
+def test_scratch_glare_across_a_black_cube_on_a_small_frame():
+    """640×480 frames (the simulated tower's size): a scratch's glare is several pixels wide
+    there and cuts a black cube into two parts of less than half a cube each."""
+    small = RenderConditions(size=(640, 480), roi=((60, 45), (582, 50), (592, 435), (50, 430)),
+                             cube_px=18.0, scratches=6)
+    cal = synthetic_calibration(small)
+    cond = replace(small, light=0.8, white_balance=(0.93, 0.81, 1.17), light_gradient=0.34,
+                   noise=3.3, blur=0.33, cluster=0.58)
+    frame, result = _count({"red": 1, "blue": 5, "yellow": 3, "purple": 4, "black": 5, "green": 1},
+                           93, cond, cal)
+    assert result.counts == frame.counts
