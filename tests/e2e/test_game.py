@@ -182,10 +182,14 @@ def battle(page: Page, shots: Shots, name: str, counts: dict[str, int], headline
     expect(page.locator("#tray-instructions")).to_contain_text("Throw all of these into the tower")
     if press == "screen":
         page.locator("#press-button").click()
+        expect(page.locator("#reading-photo")).to_be_visible(timeout=20_000)
     else:  # the physical button: here the tower page's on-screen twin on the second device
+        pressed = time.monotonic()
         other.locator("#press-count").click()
+        expect(page.locator("#reading-photo")).to_be_visible(timeout=20_000)
+        # printed, not asserted: includes the simulated tray settling, and Playwright's polling
+        print(f"\nbutton press on one tablet → counted photo on another: {time.monotonic() - pressed:.2f} s")
         expect(other.locator("#press-log")).to_have_text("Pressed: Count")
-    expect(page.locator("#reading-photo")).to_be_visible(timeout=20_000)
     camera = {}
     for row in page.locator("#count-editor .count-row").all():
         camera[row.get_attribute("data-colour")] = stepper_value(row)
