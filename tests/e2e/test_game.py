@@ -311,6 +311,8 @@ def test_a_whole_game_through_the_ui(server, browser, artifacts) -> None:
            more=("Yellow: 1 cube to your dark limbo.", "Blue: 1 cube to your dark limbo."))
     expect(page.locator('#realm-light [data-region="the-murk"] .armies')).to_have_text("")
 
+    # Red has used the attack space but not yet "attack or move": attack is still offered.
+    expect(page.locator('#panel .action-grid button[data-action="attack"]')).not_to_have_class(re.compile(r"\bused\b"))
     # B6 — Red attacks Blue (occupied) with the inhabitants: Red wins 3 : 1, in plain words.
     attack(page, "treehome", "mountainhome", "light", 1, "target")
     battle(page, shots, "occupied-win", {"red": 2, "blue": 1, "green": 1}, "Red wins 3 : 1.",
@@ -320,6 +322,8 @@ def test_a_whole_game_through_the_ui(server, browser, artifacts) -> None:
     expect(page.locator('#realm-light [data-region="mountainhome"] [data-colour="red"]')).to_contain_text("2")
     expect(page.locator('#realm-light [data-region="mountainhome"] .holder')).to_contain_text("Red")
 
+    # Blue has used both attack spaces this round: the button says so.
+    expect(page.locator('#panel .action-grid button[data-action="attack"]')).to_have_class(re.compile(r"\bused\b"))
     # Blue extracts gold, then undoes it: the undo says what it took back.
     gold = page.locator('.player[data-player="blue"] [data-num="gold"] b')
     gold_before = gold.inner_text()

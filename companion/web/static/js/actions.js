@@ -42,6 +42,23 @@ export const ACTIONS = [
   { type: "pass", explain: true, spec: compensation },
 ];
 
+// Which action space (state.used) each command takes; an attack may also use "attack or move".
+const SPACES = {
+  extract_gold: ["extract_gold"], extract_energy: ["extract_energy"], transition_3: ["transition_3"],
+  construct: ["construct"], attack: ["attack", "attack_or_move"], move: ["attack_or_move"],
+  demons_shrine: ["special"], transition_5: ["magic:transition_5"],
+  draw_conflict_card: ["magic:conflict_or_marker"], take_first_player: ["magic:conflict_or_marker"],
+  take_over_card: ["magic:take_over_or_shrine"], magic_shrine: ["magic:take_over_or_shrine"],
+  draw_two_cards: ["magic:two_cards_or_transition_2"], transition_2: ["magic:two_cards_or_transition_2"],
+};
+
+/** True when every space this action could use is taken this round (shown, not enforced:
+ *  the server decides, and says why). */
+export function spaceUsed(type, used) {
+  const spaces = SPACES[type];
+  return Boolean(spaces) && spaces.every((sp) => used.includes(sp));
+}
+
 export function actionForm(ctx, action, withPlayer) {
   const own = action.transform || ((c) => c);
   return commandForm(ctx, {

@@ -6,7 +6,7 @@ import { turnOrder } from "./state.js";
 import { battlePanel } from "./battle.js";
 import { seedingPanel } from "./seeding.js";
 import { scoringPanel, endPanel, lastScoring } from "./scoring.js";
-import { ACTIONS, actionForm } from "./actions.js";
+import { ACTIONS, actionForm, spaceUsed } from "./actions.js";
 
 let shownKey = null;
 
@@ -129,8 +129,10 @@ function actionsPanel(ctx) {
   const s = ctx.state;
   const picker = actingPlayer(ctx);
   const formHost = el("div", { class: "action-form" });
+  const used = (s.active && s.raw.used?.[s.active]) || [];
   const grid = el("div", { class: "action-grid", role: "group", "aria-label": t("actions") },
-    ACTIONS.map((a) => el("button", { type: "button", class: "btn", "data-action": a.type,
+    ACTIONS.map((a) => el("button", { type: "button", class: `btn${spaceUsed(a.type, used) ? " used" : ""}`, "data-action": a.type,
+      title: spaceUsed(a.type, used) ? t("space_used") : null,
       onclick: (e) => {
         for (const b of grid.children) b.setAttribute("aria-pressed", b === e.currentTarget ? "true" : "false");
         clear(formHost, el("h3", {}, t(`act_${a.type}`)), a.explain ? el("p", { class: "hint" }, t(`act_${a.type}_explain`)) : null,
