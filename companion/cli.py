@@ -12,7 +12,12 @@ import sys
 from collections.abc import Sequence
 
 # (module, what it adds) — imported lazily so `companion serve` never pays for OpenCV start-up twice.
-_COMMAND_MODULES = ("companion.web.serve", "companion.vision.cli", "companion.hw.cli")
+_COMMAND_MODULES = (
+    "companion.web.serve",
+    "companion.vision.cli",
+    "companion.hw.cli",
+    "companion.store.cli",
+)
 
 
 def build_parser() -> argparse.ArgumentParser:
