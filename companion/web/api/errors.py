@@ -58,11 +58,21 @@ def _status_table() -> list[tuple[type[BaseException], int]]:
     """Most specific first. Imported here, not at module level, so this module stays importable
     by tools that only want the classes above."""
     from companion.hw.errors import CountCancelledError, CountInProgressError, HardwareError
-    from companion.store.errors import GameNotFoundError, VersionConflictError
+    from companion.store.errors import (
+        DatabaseUnusableError,
+        GameNotFoundError,
+        GameUnreadableError,
+        SchemaTooNewError,
+        VersionConflictError,
+    )
 
     return [
         (ApiError, -1),  # carries its own status
         (GameNotFoundError, 404),
+        # The stored log, not the request, is at fault: a server error with the store's words.
+        (GameUnreadableError, 500),
+        (DatabaseUnusableError, 500),
+        (SchemaTooNewError, 500),
         (VersionConflictError, 409),
         (CountInProgressError, 409),  # the other press wins; the reading reaches everyone anyway
         (CountCancelledError, 409),  # someone pressed cancel: not a broken camera

@@ -198,3 +198,28 @@ def test_two_devices_acting_on_the_same_version_one_wins_one_is_told_to_reload(a
     assert sorted(statuses) == [200, 409]
     state = state_of(client, game)
     assert state["version"] == 2 and state["regions"]["light"]["treehome"]["armies"] == {"red": 6}
+
+
+def test_a_stored_game_the_rules_cannot_replay_is_a_server_error_not_the_players_fault(data_dir):
+    from companion.store import GameLog
+
+    from ..conftest import make_app
+
+    app = make_app(data_dir)
+    game_id = new_game(app.test_client())
+    app.extensions["companion"].close()
+    log = GameLog(data_dir / "companion.sqlite3")
+    log.append(game_id, {"type": "no_such_event_in_any_version"}, expected_version=1)
+    log.close()
+
+    restarted = make_app(data_dir)
+    try:
+        response = restarted.test_client().get(f"/api/games/{game_id}")
+        error = error_of(response, 500)
+        assert error["kind"] == "GameUnreadableError"
+        assert error["message"]  # the store's own sentence reaches the screen
+        log = GameLog(data_dir / "companion.sqlite3")
+        assert len(log.events(game_id)) == 2  # the log is kept untouched for the owner
+        log.close()
+    finally:
+        restarted.extensions["companion"].close()
