@@ -172,14 +172,16 @@ def count_cubes(image: np.ndarray, calibration: Calibration,
             unknown_boxes.append((bx * s + x0, by * s + y0, bw * s, bh * s))
     ratios = hist[:, 1:UNKNOWN] / geo.cube_area[1:UNKNOWN]
     ratios[0] = 0.0  # label 0 is the tray
-    ratios[is_unknown] = 0.0
     # Pixels of a blob that belong to no counted colour (rims between cubes that read as a third
     # colour, dark bevels, glare) are still cube: share them out in proportion, as calibration
     # measured one cube with its rim.
     counted = ratios >= MIN_FRACTION
     kept = np.where(counted, hist[:, 1:UNKNOWN], 0).sum(axis=1)
     rest = hist[:, 1:].sum(axis=1) - kept
-    ratios *= np.where(kept > 0, 1.0 + rest / np.maximum(kept, 1), 1.0)[:, None]
+    # In an unknown blob (a foreign object touching cubes) the rest is the object: whole
+    # cubes beside it still count, but they get none of its pixels.
+    share = np.where((kept > 0) & ~is_unknown, 1.0 + rest / np.maximum(kept, 1), 1.0)
+    ratios *= share[:, None]
     cubes: list[CubeDetection] = []
     for label, k in zip(*np.nonzero(counted)):
         code = int(k) + 1

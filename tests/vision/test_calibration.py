@@ -1,7 +1,6 @@
 import json
 from dataclasses import replace
 
-import numpy as np
 import pytest
 
 from companion.vision.calibration import (Calibration, Sample, calibrate, load_calibration,
