@@ -11,6 +11,7 @@ import copy
 import dataclasses
 from typing import Any
 
+from .errors import InvalidEventError
 from .state import GameState, RegionState
 
 Effect = dict[str, Any]
@@ -94,7 +95,7 @@ def clone(state: GameState) -> GameState:
 def _bump(d: dict[str, int], key: str, delta: int) -> None:
     n = d.get(key, 0) + delta
     if n < 0:
-        raise AssertionError(f"effect would make {key} negative")  # decide never emits this
+        raise InvalidEventError(f"the event would leave {n} for {key}")  # decide never emits this
     if n:
         d[key] = n
     else:
@@ -133,4 +134,4 @@ def apply(state: GameState, effects: list[Effect]) -> None:
         elif op == "score":
             state.scores.append(copy.deepcopy(e["value"]))
         else:
-            raise ValueError(f"Unknown effect {op!r} in the game log.")
+            raise InvalidEventError(f"the event has an unknown effect {op!r}")

@@ -24,8 +24,8 @@ from .battle import validate_counts
 from .board import Board
 from .colors import display
 from .effects import Changes, apply, clone
-from .errors import (GameOverError, InvalidCommandError, NotYourTurnError, UndoNotAllowedError,
-                     WrongPhaseError)
+from .errors import (GameOverError, InvalidCommandError, InvalidEventError, NotYourTurnError,
+                     UndoNotAllowedError, WrongPhaseError)
 from .state import GameState, PlayerState
 
 THROWS = ("seed_tower", "resolve_battle")
@@ -121,10 +121,6 @@ def allowed_commands(state: GameState | None) -> list[str]:
     return [t for t, r in RULES.items() if where in r.phases or state.phase in r.phases] + ["undo"]
 
 
-def _undone(log: list[dict[str, Any]]) -> set[int]:
-    return {e["undoes"] for e in log if e["type"] == "undo"}
-
-
 def _decide_undo(state: GameState, cmd: c.Undo) -> dict[str, Any]:
     undone = _undone(state.log)
     for i in range(len(state.log) - 1, -1, -1):
@@ -140,7 +136,29 @@ def _decide_undo(state: GameState, cmd: c.Undo) -> dict[str, Any]:
     raise UndoNotAllowedError("There is nothing left to undo.")
 
 
+def _apply(state: GameState, event: Mapping[str, Any], seq: int) -> None:
+    try:
+        apply(state, event["effects"])
+    except (KeyError, TypeError, ValueError, AttributeError) as exc:
+        raise InvalidEventError(
+            f"Event {seq} ({event.get('type', '?')}) of this game cannot be applied: {exc}.") from None
+
+
+def _undone(log: list[dict[str, Any]]) -> set[int]:
+    try:
+        return {e["undoes"] for e in log if e["type"] == "undo"}
+    except (KeyError, TypeError):
+        raise InvalidEventError("An event of this game has no type, or an undo names no event.") from None
+
+
 def _initial(event: Mapping[str, Any]) -> GameState:
+    try:
+        return _initial_unchecked(event)
+    except (KeyError, TypeError) as exc:
+        raise InvalidEventError(f"The new_game event of this game is incomplete ({exc}).") from None
+
+
+def _initial_unchecked(event: Mapping[str, Any]) -> GameState:
     board = Board.from_dict(event["board"])
     players = [PlayerState(p["color"], p["name"], p["light_tribe"], p["dark_tribe"]) for p in event["players"]]
     s = GameState.empty(board, players, event["rounds"])
@@ -151,13 +169,13 @@ def _initial(event: Mapping[str, Any]) -> GameState:
 
 def _fold(events: list[dict[str, Any]]) -> GameState:
     """The state after all events of a log, undo included (undone events are skipped)."""
-    if not events or events[0]["type"] != "new_game":
-        raise ValueError("A game log must start with its new_game event.")
+    if not events or events[0].get("type") != "new_game":
+        raise InvalidEventError("A game log must start with its new_game event.")
     undone = _undone(events)
     state = _initial(events[0])
     for seq, e in enumerate(events[1:], start=2):
         if seq not in undone and e["type"] != "undo":
-            apply(state, e["effects"])  # state is private to this fold: apply in place
+            _apply(state, e, seq)  # state is private to this fold: apply in place
     state.version = len(events)
     state.log = list(events)
     state.warnings = list(events[-1].get("warnings", []))
@@ -169,14 +187,14 @@ def evolve(state: GameState | None, event: Mapping[str, Any]) -> GameState:
     event = dict(event)
     if event["type"] == "new_game":
         if state is not None:
-            raise ValueError("A new_game event can only start a log.")
+            raise InvalidEventError("A new_game event can only start a game log.")
         return _fold([event])
     if state is None:
-        raise ValueError("The first event of a game must be new_game.")
+        raise InvalidEventError("The first event of a game must be new_game.")
     if event["type"] == "undo":
         return _fold(state.log + [event])
     new = clone(state)
-    apply(new, event["effects"])
+    _apply(new, event, state.version + 1)
     new.version = state.version + 1
     new.log = state.log + [event]
     new.warnings = list(event.get("warnings", []))

@@ -54,6 +54,10 @@ class UndoNotAllowedError(GameError):
     """The last event cannot be undone (nothing left, or it records a throw of the tower)."""
 
 
+class InvalidEventError(GameError):
+    """A stored event cannot be folded (a damaged or foreign game log)."""
+
+
 class BoardDataError(GameError):
     """The board data file is malformed. ``file`` and ``line`` locate the problem when known."""
 

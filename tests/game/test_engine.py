@@ -3,7 +3,7 @@
 import pytest
 
 from companion.game.engine import decide, evolve, preview_battle, replay
-from companion.game.errors import (GameOverError, InvalidCommandError, NotYourTurnError,
+from companion.game.errors import (GameOverError, InvalidCommandError, InvalidEventError, NotYourTurnError,
                                    UndoNotAllowedError, WrongPhaseError)
 
 from .conftest import deployed, in_actions, new_game, run, seeded
@@ -102,10 +102,20 @@ def test_preview_needs_a_pending_battle():
 
 
 def test_evolve_rejects_a_log_not_starting_with_new_game():
-    with pytest.raises(ValueError):
+    with pytest.raises(InvalidEventError, match="must be new_game"):
         evolve(None, {"type": "pass", "effects": []})
-    with pytest.raises(ValueError):
+    with pytest.raises(InvalidEventError):
         replay([])
+
+
+def test_a_damaged_log_is_a_clear_error():
+    s = in_actions()
+    bad = s.log + [{"type": "pass", "effects": [{"op": "teleport"}]}]
+    with pytest.raises(InvalidEventError, match=f"Event {len(bad)} \\(pass\\).*unknown effect 'teleport'"):
+        replay(bad)
+    negative = {"type": "pass", "effects": [{"op": "tray", "color": "red", "delta": -5}]}
+    with pytest.raises(InvalidEventError, match="cannot be applied"):
+        evolve(s, negative)
 
 
 def test_game_over_refuses_everything_but_undo(monkeypatch):
