@@ -19,6 +19,8 @@ class Shots:
         self.prefix = prefix
         self.n = 0
         self.taken: list[str] = []
+        for old in folder.glob(f"{prefix}-*.png"):  # a run's series replaces the previous one
+            old.unlink()
 
     def __call__(self, page: Page, name: str) -> None:
         self.n += 1
