@@ -2,7 +2,6 @@
 
 import pytest
 
-from companion.game.board import Board
 from companion.game.engine import decide, preview_battle, replay
 from companion.game.errors import (IllegalActionError, ImpossibleReadingError,
                                    NotEnoughArmiesError, UndoNotAllowedError, WrongPhaseError)
