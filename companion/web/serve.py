@@ -57,6 +57,9 @@ def describe_tower(app: Flask) -> str:
 
 
 def _serve(args: argparse.Namespace) -> int:
+    from companion.memory import limit_heap_growth
+
+    limit_heap_growth()  # before the first image is allocated: see companion/memory.py
     from companion.web import create_app
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s: %(message)s")
