@@ -11,7 +11,7 @@ from typing import Any
 
 from . import commands as c
 from .board import Cost
-from .checks import advance_turn, can_pay, needs_army, region_id, use_space
+from .checks import advance_turn, can_pay, leaves_one_behind, needs_army, region_id, use_space
 from .colors import display, other_realm
 from .effects import Changes
 from .errors import IllegalActionError, InvalidCommandError, NotEnoughArmiesError
@@ -205,11 +205,7 @@ def move(state: GameState, cmd: c.Move) -> Changes:
     if src == dst:
         raise IllegalActionError("Armies must move to another region.")
     needs_army(state, cmd.player, src[0], src[1], "move armies from there")
-    have = state.armies(*src, cmd.player)
-    if cmd.armies > have - 1:
-        raise NotEnoughArmiesError(
-            f"{display(cmd.player)} has only {have} armies in {state.label(*src)} and must leave one "
-            f"behind, so at most {max(have - 1, 0)} can move.")
+    leaves_one_behind(state, cmd.player, src, cmd.armies, "move")
     needs_army(state, cmd.player, dst[0], dst[1], "move armies there (armies move only to own regions)")
     if cmd.path is not None:
         nodes = [src] + [(region_id(state, w.region), w.realm or cmd.realm) for w in cmd.path] + [dst]

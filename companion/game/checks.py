@@ -25,6 +25,15 @@ def needs_army(state: GameState, color: str, region: str, realm: str, why: str =
             f"{display(color)} has no army in {state.label(region, realm)} and so cannot {why}.")
 
 
+def leaves_one_behind(state: GameState, color: str, node: tuple[str, str], armies: int, verb: str) -> None:
+    """Armies leaving a region (to move or to attack) must leave at least one behind."""
+    have = state.armies(*node, color)
+    if armies > have - 1:
+        raise NotEnoughArmiesError(
+            f"{display(color)} has only {have} armies in {state.label(*node)} and must leave one "
+            f"behind, so at most {max(have - 1, 0)} can {verb}.")
+
+
 def can_pay(state: GameState, color: str, gold: int, energy: int, what: str) -> None:
     p = state.player(color)
     if p.gold >= gold and p.energy >= energy:

@@ -14,10 +14,10 @@ from typing import Any
 from . import commands as c
 from .actions import check_path, special_of
 from .battle import Stance, prepare_tray, resolve_battle
-from .checks import advance_turn, can_pay, needs_army, region_id, use_space
+from .checks import advance_turn, can_pay, leaves_one_behind, needs_army, region_id, use_space
 from .colors import GREEN, display, other_realm
 from .effects import Changes
-from .errors import IllegalActionError, ImpossibleReadingError, NotEnoughArmiesError
+from .errors import IllegalActionError, ImpossibleReadingError
 from .state import GameState
 from .tower import check_colors, explain, reading_problems, throw_accounting
 
@@ -57,11 +57,7 @@ def attack(state: GameState, cmd: c.Attack) -> Changes:
             raise IllegalActionError("A region cannot attack itself.")
         check_path(state, ch, cmd.player, [src, dst], "the attack")
     needs_army(state, cmd.player, src[0], src[1], "attack from there")
-    have = state.armies(*src, cmd.player)
-    if cmd.armies > have - 1:
-        raise NotEnoughArmiesError(
-            f"{display(cmd.player)} has only {have} armies in {state.label(*src)} and must leave one "
-            f"behind, so at most {max(have - 1, 0)} can attack.")
+    leaves_one_behind(state, cmd.player, src, cmd.armies, "attack")
     occupants = state.region(*dst).occupants()
     if cmd.player in occupants:
         raise IllegalActionError(
