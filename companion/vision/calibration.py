@@ -92,6 +92,20 @@ def check_image(image: object, what: str = "The photo") -> np.ndarray:
     return image
 
 
+def check_empty(empty: object | None, image: np.ndarray, what: str) -> np.ndarray | None:
+    """The empty-tray photo checked like ``image`` and of the same size, or None when absent.
+
+    ``what`` names ``image`` in the message ("the tray photo", "the calibration photo").
+    """
+    if empty is None:
+        return None
+    empty = check_image(empty, "The empty-tray photo")
+    if empty.shape != image.shape:
+        raise ImageSizeError(f"The empty-tray photo is {empty.shape[1]}×{empty.shape[0]} but "
+                             f"{what} is {image.shape[1]}×{image.shape[0]}; take both with the same camera.")
+    return empty
+
+
 def _check_roi(roi: Sequence[Sequence[float]] | None, width: int, height: int):
     if roi is None:
         return None
@@ -142,11 +156,7 @@ def calibrate(image: np.ndarray, samples: Iterable[Sample], backgrounds: Iterabl
     """
     image = check_image(image, "The calibration photo")
     height, width = image.shape[:2]
-    if empty is not None:
-        empty = check_image(empty, "The empty-tray photo")
-        if empty.shape != image.shape:
-            raise ImageSizeError(f"The empty-tray photo is {empty.shape[1]}×{empty.shape[0]} but the "
-                                 f"calibration photo is {width}×{height}; take both with the same camera.")
+    empty = check_empty(empty, image, "the calibration photo")
     samples = tuple(samples)
     for s in samples:
         if s.color not in CUBE_COLORS:

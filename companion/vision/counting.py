@@ -19,7 +19,7 @@ import cv2
 import numpy as np
 
 from companion.vision import light
-from companion.vision.calibration import WORKING_SIDE, Calibration, check_image
+from companion.vision.calibration import WORKING_SIDE, Calibration, check_empty, check_image
 from companion.vision.classify import UNKNOWN, classify
 from companion.vision.colors import CUBE_COLORS
 from companion.vision.errors import ImageSizeError
@@ -148,11 +148,7 @@ def count_cubes(image: np.ndarray, calibration: Calibration,
     start = time.perf_counter()
     image = check_image(image)
     h, w = image.shape[:2]
-    if empty is not None:
-        empty = check_image(empty, "The empty-tray photo")
-        if empty.shape != image.shape:
-            raise ImageSizeError(f"The empty-tray photo is {empty.shape[1]}×{empty.shape[0]} but the "
-                                 f"tray photo is {w}×{h}; take both with the same camera.")
+    empty = check_empty(empty, image, "the tray photo")
     geo = _geometry(calibration, w, h)
     x0, y0, x1, y1 = geo.crop
     if empty is not None:
