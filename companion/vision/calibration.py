@@ -51,6 +51,11 @@ class Calibration:
     background: ColorModel
     colors: dict[str, ColorModel]
     samples: tuple[Sample, ...] = field(default=())
+    # Camera settings held while the calibration photo was taken (exposure, gain, white balance,
+    # focus — whatever the backend can fix), restored by the camera backend on start so the
+    # light does not drift between calibration and battles. Keys belong to the backend
+    # (``{"backend": "picamera2", "controls": {...}}``); the counter never reads them.
+    camera: dict = field(default_factory=dict)
 
     @functools.cached_property
     def lut(self) -> np.ndarray:
@@ -73,6 +78,7 @@ class Calibration:
             "background": _model_dict(self.background),
             "colors": {c: _model_dict(m) for c, m in self.colors.items()},
             "samples": [{"color": s.color, "box": list(s.box)} for s in self.samples],
+            "camera": self.camera,
         }
 
 
@@ -281,6 +287,9 @@ def calibration_from_dict(data: object, name: str = "The calibration") -> Calibr
         colors = {str(c): _model_from(m, str(c), bad) for c, m in data["colors"].items()}
         samples = tuple(Sample(str(s["color"]), tuple(int(v) for v in s["box"]))
                         for s in data.get("samples", []))
+        camera = data.get("camera", {})
+        if not isinstance(camera, dict):
+            raise bad("the camera settings must be a JSON object")
     except (KeyError, TypeError, ValueError) as exc:
         if isinstance(exc, CalibrationError):
             raise
@@ -297,7 +306,7 @@ def calibration_from_dict(data: object, name: str = "The calibration") -> Calibr
         roi_points = _check_roi(roi, w, h)
     except (CalibrationError, TypeError, IndexError) as exc:
         raise bad(f"the tray outline is wrong ({exc})") from None
-    return Calibration((w, h), roi_points, scale, areas, background, colors, samples)
+    return Calibration((w, h), roi_points, scale, areas, background, colors, samples, camera)
 
 
 def _model_from(d, what, bad) -> ColorModel:
