@@ -1,4 +1,4 @@
-"""Speed of the web app against DESIGN.md's bars: ``python -m companion.web.bench``.
+"""Speed of the web app against DESIGN.md's bars: ``python -m benchmarks.web``.
 
 Starts the real server (``python -m companion serve``: waitress, real HTTP, simulated tower) in
 its own process on a free port with a throw-away data directory, plays a 5-player game of about 200 events through the API, then times every
@@ -352,7 +352,7 @@ def measure(proc: subprocess.Popen[str], port: int, events_wanted: int, repeats:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m companion.web.bench", description=__doc__.split("\n")[0])
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.web", description=__doc__.split("\n")[0])
     parser.add_argument("--events", type=int, default=200, help="events in the game (default 200)")
     parser.add_argument("--repeats", type=int, default=30, help="timed calls per endpoint (default 30)")
     args = parser.parse_args(argv)
