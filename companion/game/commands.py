@@ -15,7 +15,7 @@ from typing import Any, ClassVar
 
 from .battle import validate_counts
 from .board import BUILDINGS
-from .colors import PLAYER_COLORS, REALMS
+from .colors import ALL_COLORS, PLAYER_COLORS, REALMS
 from .errors import InvalidBattleError, InvalidCommandError
 
 CARDS = ("target", "source", "other")  # which region the card played on the attack space shows
@@ -198,6 +198,28 @@ class ResolveBattle(Command):
     player: str | None = None
 
 
+@_cmd("read_tray")
+class ReadTray(Command):
+    """What the camera counted in the tray for the pending throw (sent by the server's counter,
+    not by a device). Starts (or, on a recount, replaces) the shared reading."""
+
+    counts: Mapping[str, int]
+    reading: str | None = None  # the id of the stored photo and its details
+    unknown: int | None = None  # blobs of no known colour
+    player: str | None = None
+
+
+@_cmd("correct_tray")
+class CorrectTray(Command):
+    """One +/− on the shared reading: ``color`` now counts ``count`` (absolute: the tray is the
+    truth, so two devices setting the same value agree). ``device`` names the tablet."""
+
+    color: str
+    count: int
+    device: str | None = None
+    player: str | None = None
+
+
 @_cmd("move")
 class Move(Command):
     player: str
@@ -373,6 +395,17 @@ def _entries(cmd: str, name: str, v: Any) -> tuple[Mapping[str, Any], ...]:
 
 def _field(cmd: str, name: str, v: Any) -> Any:
     """Validate one field by its name: field names mean the same in every command."""
+    if name == "color" and cmd == "correct_tray":
+        return _choice(cmd, name, v, ALL_COLORS)
+    if name == "count" and cmd == "correct_tray":
+        return _count(cmd, name, v)
+    if name == "unknown":
+        return _count(cmd, name, v)
+    if name in ("reading", "device"):
+        text = _text(cmd, name, v)
+        if len(text) > 60:
+            raise _bad(cmd, f"needs {name!r} to be at most 60 characters long.")
+        return text
     if name == "player" or name == "first_player":
         return _choice(cmd, name, v, PLAYER_COLORS)
     if name in ("realm", "target_realm"):

@@ -18,7 +18,7 @@ Effect = dict[str, Any]
 
 # Top-level state fields an event may set outright.
 SETTABLE = {"phase", "step", "draft_round", "round", "first_player", "marker_holder", "turn",
-            "done", "passed", "used", "battle", "result"}
+            "done", "passed", "used", "battle", "result", "reading"}
 PLAYER_FIELDS = {"gold", "energy", "vp", "supply", "out_of_game"}
 
 
@@ -88,6 +88,7 @@ def clone(state: GameState) -> GameState:
                  for realm, rs in state.regions.items()},
         cards=dict(state.cards), tray=dict(state.tray), interior=dict(state.interior),
         unaccounted=dict(state.unaccounted), battle=copy.deepcopy(state.battle),
+        reading=copy.deepcopy(state.reading),
         scores=list(state.scores), result=copy.deepcopy(state.result),
     )
 

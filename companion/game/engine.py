@@ -18,7 +18,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from . import actions, corrections, rounds, setup, warfare
+from . import actions, corrections, reading, rounds, setup, warfare
 from . import commands as c
 from .battle import validate_counts
 from .board import Board
@@ -28,7 +28,7 @@ from .errors import (GameOverError, InvalidCommandError, InvalidEventError, NotY
                      UndoNotAllowedError, WrongPhaseError)
 from .state import GameState, PlayerState
 
-THROWS = ("seed_tower", "resolve_battle")
+THROWS = ("seed_tower", "resolve_battle", "read_tray")  # a physical throw: never undone
 ACTIONS = ("actions",)
 
 
@@ -55,6 +55,8 @@ RULES: dict[str, Rule] = {
     "demons_shrine": Rule(ACTIONS, True, actions.demons_shrine),
     "attack": Rule(ACTIONS, True, warfare.attack),
     "resolve_battle": Rule(("battle",), False, warfare.resolve),
+    "read_tray": Rule(("battle", "seeding"), False, reading.read_tray),
+    "correct_tray": Rule(("battle", "seeding"), False, reading.correct_tray),
     "move": Rule(ACTIONS, True, actions.move),
     **{k: Rule(ACTIONS, True, actions.magic) for k in actions.MAGIC},
     "forfeit": Rule(ACTIONS, True, rounds.forfeit),

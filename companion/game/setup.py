@@ -17,6 +17,7 @@ from .effects import Changes
 from .errors import (IllegalActionError, ImpossibleReadingError, InvalidCommandError,
                      NotEnoughArmiesError)
 from .state import GameState
+from .reading import camera_of
 from .tower import check_colors, explain, reading_problems, throw_accounting
 
 RESERVE = 2 * START_LIMBO + SEED_PER_PLAYER  # cubes a player must keep for limbos and seeding
@@ -214,6 +215,7 @@ def seed_tower(state: GameState, cmd: c.SeedTower) -> tuple[Changes, dict[str, A
     back = max(cmd.tray.get(GREEN, 0) - SEED_GREEN_KEPT, 0)
     ch.cubes("tray", GREEN, -back)
     ch.green_supply(back)
+    ch.set("reading", None)
     ch.set("phase", "reinforcements")
     ch.set("round", 1)
     ch.set("first_player", state.marker_holder)
@@ -221,4 +223,6 @@ def seed_tower(state: GameState, cmd: c.SeedTower) -> tuple[Changes, dict[str, A
     ch.set("done", [])
     info["problems"] = problems
     info["accepted_impossible"] = bool(problems)
+    info["camera_counts"] = camera_of(state, cmd.camera_counts)
+    info["reading_id"] = (state.reading or {}).get("id")
     return ch, info

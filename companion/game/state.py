@@ -81,6 +81,8 @@ class GameState:
     green_supply: int = GREEN_CUBES
     unaccounted: dict[str, int] = field(default_factory=dict)  # cubes added by fixes/accepted readings
     battle: dict[str, Any] | None = None
+    # The shared tray reading of the pending throw (battle or seeding): see reading.py.
+    reading: dict[str, Any] | None = None
     scores: list[dict[str, Any]] = field(default_factory=list)
     result: dict[str, Any] | None = None
     warnings: list[str] = field(default_factory=list)
@@ -188,6 +190,10 @@ class GameState:
           target, realm, armies, card, stance, special, take_out (tray to empty), green_delta
           (−1 take one green from supply, +1 return one), throw (cubes to throw per colour),
           instructions: [sentences]}.
+        - ``reading``: null, or the tray reading of the pending throw that every device shows and
+          corrects: {id (stored photo, null when counted by hand), camera: {colour: n} | null,
+          counts: {colour: n} (with every correction), unknown, changes: [{color, from, to,
+          device, player, version}]}. Each change is an event, so ``version`` covers the reading.
         - ``scores``: one entry per scored round {round, order, players: {colour: breakdown}}
           where breakdown = {regions, region_vp, shrines, capitals, areas: [{area, owned, vp}],
           total, warnings}.
@@ -208,7 +214,8 @@ class GameState:
                         for realm, rs in self.regions.items()},
             "cards": dict(self.cards), "tray": dict(self.tray), "interior": dict(self.interior),
             "green_supply": self.green_supply, "unaccounted": dict(self.unaccounted),
-            "battle": copy.deepcopy(self.battle), "scores": copy.deepcopy(self.scores),
+            "battle": copy.deepcopy(self.battle), "reading": copy.deepcopy(self.reading),
+            "scores": copy.deepcopy(self.scores),
             "result": copy.deepcopy(self.result),
             "warnings": list(self.warnings), "cube_totals": self.cube_totals(),
         }

@@ -19,6 +19,7 @@ from .colors import GREEN, display, other_realm
 from .effects import Changes
 from .errors import IllegalActionError, ImpossibleReadingError
 from .state import GameState
+from .reading import camera_of
 from .tower import check_colors, explain, reading_problems, throw_accounting
 
 STANCE_OF_CARD = {"target": Stance.FOR_ATTACKER, "source": Stance.NEUTRAL, "other": Stance.AGAINST_ATTACKER}
@@ -168,17 +169,19 @@ def resolve(state: GameState, cmd: c.ResolveBattle) -> tuple[Changes, dict[str, 
     elif result.winner is None and holder in (b["attacker"], b["defender"]):
         ch.card(b["target"], None)
     ch.set("battle", None)
+    ch.set("reading", None)
     ch.set("phase", "actions")
     advance_turn(state, b["attacker"], ch)
+    camera = camera_of(state, cmd.camera_counts)
     info.update({
         "battle": dict(b), "result": result.to_dict(), "reading": dict(cmd.counts),
-        "camera_counts": dict(cmd.camera_counts) if cmd.camera_counts is not None else None,
+        "camera_counts": camera, "reading_id": (state.reading or {}).get("id"),
         "impossible": problems, "accepted_impossible": bool(problems),
     })
-    if cmd.camera_counts is not None:
-        info["corrections"] = {col: cmd.counts.get(col, 0) - cmd.camera_counts.get(col, 0)
-                               for col in set(cmd.counts) | set(cmd.camera_counts)
-                               if cmd.counts.get(col, 0) != cmd.camera_counts.get(col, 0)}
+    if camera is not None:
+        info["corrections"] = {col: cmd.counts.get(col, 0) - camera.get(col, 0)
+                               for col in set(cmd.counts) | set(camera)
+                               if cmd.counts.get(col, 0) != camera.get(col, 0)}
     if info["clamped"]:
         ch.warn("The reading was accepted although the accounting doubted it; the tower estimate was "
                 "clamped for " + ", ".join(f"{n} {col}" for col, n in info["clamped"].items()) + ".")

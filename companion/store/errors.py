@@ -29,14 +29,21 @@ class VersionConflictError(StoreError):
 
     ``expected`` is the version the caller acted on, ``actual`` the version in the log. Nothing was
     written; the caller should reload the game and decide again.
+
+    ``changes`` (when given) is a sentence naming what changed in between, e.g. "Red was
+    corrected to 5 on another tablet — check and apply again."; it becomes the message.
     """
 
-    def __init__(self, game_id: int, expected: int, actual: int) -> None:
+    def __init__(
+        self, game_id: int, expected: int, actual: int, changes: str | None = None
+    ) -> None:
         super().__init__(
-            "Someone else changed this game a moment ago "
+            changes
+            or "Someone else changed this game a moment ago "
             f"(you saw step {expected}, the game is now at step {actual}). "
             "Reload the game and try again."
         )
+        self.changes = changes
         self.game_id = game_id
         self.expected = expected
         self.actual = actual

@@ -42,6 +42,9 @@ class Rules(Protocol):
     def reading(self, before: Any, event: dict[str, Any], after: Any) -> ReadingRecord | None:
         """The tray reading of a throw that is not a battle (the seeding), else ``None``."""
 
+    def stale_message(self, missed: Sequence[dict[str, Any]]) -> str | None:
+        """A sentence naming what ``missed`` (the events a stale command did not see) changed."""
+
 
 class EngineRules:
     """:class:`Rules` over the real game engine (``companion.game``)."""
@@ -84,6 +87,11 @@ class EngineRules:
 
     def reading(self, before: Any, event: dict[str, Any], after: Any) -> ReadingRecord | None:
         return seeding_reading(event)
+
+    def stale_message(self, missed: Sequence[dict[str, Any]]) -> str | None:
+        from companion.game.reading import stale_message
+
+        return stale_message(list(missed))
 
 
 # -- projections of companion.game's GameState ------------------------------------------------
@@ -159,7 +167,9 @@ def seeding_reading(event: dict[str, Any]) -> ReadingRecord | None:
     if event.get("type") != "seed_tower":
         return None
     command = event.get("command") or {}
-    camera = command.get("camera_counts")
+    # The engine puts the shared reading's camera counts into the event; older logs only have
+    # what the device sent.
+    camera = event["camera_counts"] if "camera_counts" in event else command.get("camera_counts")
     return ReadingRecord(
         "seeding", dict(command.get("tray", {})), None if camera is None else dict(camera)
     )

@@ -112,7 +112,10 @@ class GameService:
         with self._game_lock(game_id):
             state = self._load(game_id)
             if expected_version is not None and expected_version != state.version:
-                raise VersionConflictError(game_id, expected_version, state.version)
+                raise VersionConflictError(
+                    game_id, expected_version, state.version,
+                    self._missed(game_id, state, expected_version),
+                )
             event = self.rules.decide(state, cmd)  # a refusal raises here: nothing changed yet
             try:
                 new_state = self.rules.evolve(state, event)
@@ -131,6 +134,21 @@ class GameService:
             self._remember(game_id, new_state, event)
             self._notify(game_id, new_state.version)
         return new_state, event
+
+    def _missed(self, game_id: int, state: Any, expected: int) -> str | None:
+        """What changed since the version a stale command was decided on, in the rules' words."""
+        describe = getattr(self.rules, "stale_message", None)
+        if describe is None or expected > state.version:
+            return None
+        log = getattr(state, "log", None)
+        if isinstance(log, list) and len(log) == state.version:
+            missed = log[expected:]
+        else:
+            missed = [e.payload for e in self.log.events(game_id, after=expected)]
+        try:
+            return describe(missed)
+        except Exception:  # words are a courtesy: the refusal itself must never fail
+            return None
 
     # -- reading ----------------------------------------------------------------------------
 

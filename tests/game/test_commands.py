@@ -12,7 +12,7 @@ def test_every_catalog_command_is_known():
                 "extract_energy", "transition_3", "construct", "demons_shrine", "attack",
                 "resolve_battle", "move", "transition_5", "transition_2", "draw_conflict_card",
                 "take_first_player", "draw_two_cards", "take_over_card", "magic_shrine", "forfeit",
-                "pass", "score_round", "undo", "correct"}
+                "pass", "score_round", "undo", "correct", "read_tray", "correct_tray"}
     assert set(COMMANDS) == expected
 
 

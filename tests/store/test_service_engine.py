@@ -95,3 +95,29 @@ def test_undo_is_an_appended_event_and_throws_cannot_be_undone(table: Table, log
     assert db_snapshot(log) == before
     [battle] = log.battles(table.game_id)
     assert (battle["winner"], battle["corrected"]) == ("defender", None)
+
+
+def test_a_stale_apply_is_refused_naming_the_correction_and_changes_nothing(
+    table: Table, log: GameLog
+) -> None:
+    from companion.store import VersionConflictError
+
+    table.to_actions()
+    table.attack()
+    table.run(type="read_tray", counts={"blue": 3, "purple": 3, "green": 1}, reading="1-40-0badcafe")
+    seen = table.state.version  # tablet B shows 3 : 3
+    table.run(type="correct_tray", color="blue", count=5, device="Tablet A")
+    before = db_snapshot(log)
+    with pytest.raises(VersionConflictError) as caught:
+        table.service.execute(table.game_id, {"type": "resolve_battle",
+                                              "counts": {"blue": 3, "purple": 3, "green": 1}},
+                              expected_version=seen)
+    assert str(caught.value) == "Blue was corrected to 5 on Tablet A — check and apply again."
+    assert (caught.value.expected, caught.value.actual) == (seen, seen + 1)
+    assert db_snapshot(log) == before and table.service.state(table.game_id).phase == "battle"
+    # The correction and the camera's counts are in the log: the stats see a corrected reading.
+    table.resolve({"blue": 5, "purple": 3, "green": 1})
+    [battle] = log.battles(table.game_id)
+    assert battle["camera_counts"] == {"blue": 3, "purple": 3, "green": 1} and battle["corrected"]
+    kinds = [e.type for e in log.events(table.game_id)][-3:]
+    assert kinds == ["read_tray", "correct_tray", "resolve_battle"]

@@ -1,0 +1,111 @@
+"""The shared tray reading: what the camera counted for the pending throw, and every +/−.
+
+The reading lives in the game state (``state.reading``), so it has the game's version: each
+camera count (``read_tray``) and each correction (``correct_tray``) is one event. A device that
+applies a battle or the seeding sends the version it was shown; when anyone corrected the
+reading since, the store refuses the stale command and names the change (see :func:`news`).
+The log keeps every correction with the device that made it, which measures the camera.
+
+Guarantees: ``reading.counts`` is always the camera's counts with every later correction;
+``camera`` is never changed by a correction (null when the tray was counted by hand); the
+reading is dropped when the throw it belongs to is applied.
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from . import commands as c
+from .colors import GREEN, display
+from .effects import Changes
+from .errors import IllegalActionError, InvalidCommandError
+from .state import GameState
+
+MAX_COUNT = 60  # more cubes than a tray holds is a typo
+
+
+def empty_reading() -> dict[str, Any]:
+    """A reading counted by hand: nothing from the camera yet."""
+    return {"id": None, "camera": None, "counts": {}, "unknown": 0, "changes": []}
+
+
+def read_tray(state: GameState, cmd: c.ReadTray) -> Changes:
+    # Colours nobody plays are kept: the camera saw them, the players correct them.
+    counts = {col: n for col, n in cmd.counts.items() if n}
+    ch = Changes()
+    ch.set("reading", {"id": cmd.reading, "camera": dict(counts), "counts": dict(counts),
+                       "unknown": cmd.unknown or 0, "changes": []})
+    return ch
+
+
+def correct_tray(state: GameState, cmd: c.CorrectTray) -> Changes:
+    if cmd.color != GREEN and cmd.color not in state.colors:
+        raise InvalidCommandError(f"{display(cmd.color)} is not playing in this game.")
+    if cmd.count > MAX_COUNT:
+        raise InvalidCommandError(f"{cmd.count} {cmd.color} cubes cannot lie in the tray; "
+                                  f"at most {MAX_COUNT}.")
+    reading = copy.deepcopy(state.reading) if state.reading is not None else empty_reading()
+    before = reading["counts"].get(cmd.color, 0)
+    if before == cmd.count:
+        raise IllegalActionError(f"{display(cmd.color)} already counts {cmd.count}.")
+    if cmd.count:
+        reading["counts"][cmd.color] = cmd.count
+    else:
+        reading["counts"].pop(cmd.color, None)
+    change = {"color": cmd.color, "from": before, "to": cmd.count, "version": state.version + 1}
+    if cmd.device:
+        change["device"] = cmd.device
+    if cmd.player:
+        change["player"] = cmd.player
+    reading["changes"].append(change)
+    ch = Changes()
+    ch.set("reading", reading)
+    return ch
+
+
+def camera_of(state: GameState, sent: Any) -> dict[str, int] | None:
+    """What the camera read for this throw: the shared reading's, else what the command says."""
+    if state.reading is not None and state.reading.get("camera") is not None:
+        return dict(state.reading["camera"])
+    return None if sent is None else dict(sent)
+
+
+def news(event: dict[str, Any]) -> str:
+    """One sentence saying what an event changed, for a device whose view it made stale."""
+    kind = event.get("type", "")
+    cmd = event.get("command") or {}
+    who = cmd.get("player")
+    if kind == "correct_tray":
+        return f"{display(cmd.get('color', ''))} was corrected to {cmd.get('count')}"
+    if kind == "read_tray":
+        return "The camera counted the tray again"
+    if kind == "undo":
+        return f"A step was undone ({str(event.get('undone_type', '')).replace('_', ' ')})"
+    what = kind.replace("_", " ")
+    return f"{display(who)}: {what}" if who else what.capitalize()
+
+
+def stale_message(events: list[dict[str, Any]], limit: int = 3) -> str:
+    """"Red was corrected to 5 on another tablet — check and apply again." for the events a
+    stale command missed (newest last; at most ``limit`` named)."""
+    said: list[str] = []
+    for e in events:
+        line = news(e)
+        if e.get("type") == "correct_tray":
+            # Only the last value of each colour matters to the player.
+            colour = (e.get("command") or {}).get("color", "")
+            said = [s for s in said if not s.startswith(f"{display(colour)} was corrected")]
+        if line not in said:
+            said.append(line)
+    if not said:
+        return "The game changed on another tablet — check and try again."
+    more = len(said) - limit
+    shown = said[-limit:]
+    text = "; ".join(shown)
+    if more > 0:
+        text = f"{text} (and {more} more change{'s' if more > 1 else ''})"
+    devices = {(e.get("command") or {}).get("device") for e in events}
+    devices.discard(None)
+    text += f" on {devices.pop()}" if len(devices) == 1 else " on another tablet"
+    return f"{text} — check and apply again."
