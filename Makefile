@@ -1,10 +1,19 @@
 # Two commands: `make run` starts the companion, `make test` runs every test.
 # The first call of either creates .venv (with --system-site-packages so that on a Raspberry Pi
 # the apt-installed Picamera2 is visible) and installs the project into it.
+#
+# Where numpy and OpenCV come from is decided per machine by scripts/install_plan.py:
+#   Raspberry Pi OS (Bookworm, Trixie): from apt (python3-numpy, python3-opencv), numpy pinned
+#     to apt's version, so no second numpy can shadow the one Picamera2 was built against;
+#   anywhere else: from PyPI (the project's "opencv" extra).
+# OS_RELEASE_FILE (default /etc/os-release) and COMPANION_INSTALL=system|pypi change the decision.
 PYTHON ?= python3
 VENV   ?= .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed-stamp
+PLAN   := $(PYTHON) scripts/install_plan.py
+EXTRAS := $(shell $(PLAN) extras test)
+export OS_RELEASE_FILE COMPANION_INSTALL RPI_ISSUE_FILE DEVICE_MODEL_FILE
 
 .PHONY: run test bench browser clean help
 
@@ -12,11 +21,15 @@ help:
 	@echo "make run    - start the companion on PORT (default 8000), data in COMPANION_DATA (default ./data)"
 	@echo "make test   - run every test (unit, API, crash, end-to-end in headless Chromium)"
 	@echo "make bench  - vision benchmark: our counter vs a naive baseline on 500 synthetic frames"
+	@$(PLAN) check | head -n 1
 
-$(STAMP): pyproject.toml
+$(STAMP): pyproject.toml scripts/install_plan.py companion/hw/osinfo.py
+	@$(PLAN) check
 	$(PYTHON) -m venv --system-site-packages $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[test]'
+	@$(PLAN) purge $(VENV)
+	@$(PLAN) constraints > $(VENV)/constraints.txt
+	$(PY) -m pip install --quiet --constraint $(VENV)/constraints.txt -e '.[$(EXTRAS)]'
 	@touch $@
 
 run: $(STAMP)
