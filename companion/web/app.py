@@ -10,7 +10,8 @@ JSON API and the tablet pages, and starts the relay that pushes every change to 
 * ``DATA_DIR`` — where the database, readings and board data live (default: COMPANION_DATA);
 * ``SETTINGS`` — a :class:`~companion.config.Settings` (default: from the environment);
 * ``TOWER`` — a ready tower object, or a Settings to build a simulated/real one from;
-* ``SSE_PING_SECONDS``, ``SSE_RETRY_MS``, ``SSE_MAX_CLIENTS``, ``COUNT_TIMEOUT``,
+* ``SSE_PING_SECONDS``, ``SSE_RETRY_MS``, ``SSE_MAX_CLIENTS``, ``SSE_POLL_SECONDS``,
+  ``SSE_MAX_AGE_SECONDS``, ``COUNT_TIMEOUT``,
   ``TOWER_POLL_SECONDS`` — live-update and counting knobs (tests shorten them).
 
 The runtime is at ``app.extensions["companion"]``; call ``app.extensions["companion"].close()``
@@ -41,6 +42,8 @@ DEFAULTS: dict[str, Any] = {
     "SSE_PING_SECONDS": 15.0,
     "SSE_RETRY_MS": 2000,
     "SSE_MAX_CLIENTS": 24,
+    "SSE_POLL_SECONDS": 0.5,  # how soon a closed stream frees its thread
+    "SSE_MAX_AGE_SECONDS": 60.0,  # a vanished device (no close) frees its slot by then
     "COUNT_TIMEOUT": 20.0,
     "TOWER_POLL_SECONDS": 2.0,
     "MAX_CONTENT_LENGTH": 2 * 1024 * 1024,  # a board file is a few kB; refuse anything silly
@@ -86,6 +89,8 @@ def _build_runtime(
         ping_seconds=float(app.config["SSE_PING_SECONDS"]),
         retry_ms=int(app.config["SSE_RETRY_MS"]),
         max_clients=int(app.config["SSE_MAX_CLIENTS"]),
+        poll_seconds=float(app.config["SSE_POLL_SECONDS"]),
+        max_age_seconds=app.config["SSE_MAX_AGE_SECONDS"],
     )
     readings = ReadingStore(data_dir / "readings")
     counter = BattleCounter(

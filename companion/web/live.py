@@ -2,17 +2,25 @@
 
 Three kinds of message travel through the hub (see the "HTTP API" section of docs/CONTRACTS.md):
 
-* ``state``   ``{"game": id, "version": v}`` — a game changed; the ``id:`` line is the version,
-  so a browser that reconnects sends it back as ``Last-Event-ID`` and is told at once when it
-  missed something. A device never gets a state event older than one it has seen.
+* ``state``   ``{"game": id, "version": v, "type": event type, "news": sentence}`` — a game
+  changed (``news`` says what and, for a reading correction, on which device); the ``id:`` line
+  is the version, so a browser that reconnects sends it back as ``Last-Event-ID`` and is told
+  at once when it missed something. A device never gets a state event older than one it has seen.
 * ``tower``   the tower status (camera, buttons, messages for the screen).
 * ``reading`` ``{"game": id, "reading": {...}}`` — the camera counted the tray.
+* ``bye`` — the stream reached ``max_age``; reconnect now (nothing is lost: Last-Event-ID).
 
 Guarantees: :meth:`Hub.publish` never blocks (a device that stops reading loses old messages,
 never the newest ``state``, and reloads the state anyway); every stream starts with a
 ``retry:`` line; a ``: ping`` comment goes out whenever the stream was quiet for
-``ping_seconds`` (that is also how a vanished device is noticed and its thread freed);
-:meth:`Hub.close` ends every open stream promptly so the server can shut down.
+``ping_seconds``; :meth:`Hub.close` ends every open stream promptly so the server can shut down.
+
+Each stream holds a server thread, so slots are freed fast: a stream ends within ``poll``
+seconds of its client closing the connection (the server's ``disconnected`` check), a new
+stream of the same ``client`` (a browser tab that reloads or changes page) replaces the old
+one at once, and no stream lives longer than ``max_age`` seconds — a device that vanished
+without closing (Wi-Fi gone) frees its slot then, and a live one reconnects by itself and
+resumes from its ``Last-Event-ID``.
 """
 
 from __future__ import annotations
@@ -20,6 +28,7 @@ from __future__ import annotations
 import json
 import queue
 import threading
+import time
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -80,9 +89,10 @@ class TooManyStreamsError(RuntimeError):
 class Subscription:
     """One device's queue. Only messages for its game (or for everyone) are put into it."""
 
-    def __init__(self, hub: Hub, game: int | None, maxsize: int) -> None:
+    def __init__(self, hub: Hub, game: int | None, maxsize: int, client: str | None = None) -> None:
         self._hub = hub
         self.game = game
+        self.client = client
         self.queue: queue.Queue[Any] = queue.Queue(maxsize=maxsize)
 
     def wants(self, message: Message) -> bool:
@@ -114,8 +124,12 @@ class Hub:
         retry_ms: int = 2000,
         max_clients: int = 24,
         queue_size: int = 256,
+        poll_seconds: float = 0.5,
+        max_age_seconds: float | None = 300.0,
     ) -> None:
         self.ping_seconds = ping_seconds
+        self.poll_seconds = poll_seconds
+        self.max_age_seconds = max_age_seconds
         self.retry_ms = retry_ms
         self.max_clients = max_clients
         self._queue_size = queue_size
@@ -131,8 +145,10 @@ class Hub:
         for sub in targets:
             sub.offer(message)
 
-    def publish_state(self, game: int, version: int) -> None:
-        self.publish(Message("state", {"game": game, "version": version}, game=game, id=version))
+    def publish_state(self, game: int, version: int, **about: Any) -> None:
+        """``about``: what changed (``type``, ``news``), added to the event's data."""
+        data = {"game": game, "version": version, **about}
+        self.publish(Message("state", data, game=game, id=version))
 
     def publish_tower(self, status: dict[str, Any]) -> None:
         self.publish(Message("tower", status))
@@ -151,15 +167,22 @@ class Hub:
     def closed(self) -> bool:
         return self._closed.is_set()
 
-    def subscribe(self, game: int | None = None) -> Subscription:
+    def subscribe(self, game: int | None = None, client: str | None = None) -> Subscription:
+        """A new subscription. ``client`` identifies a browser tab: its older stream (a reload,
+        a page change, a reconnect after a drop) is ended now and its slot reused."""
         with self._lock:
             if self._closed.is_set():
                 raise HubClosedError("The server is shutting down.")
+            replaced = [s for s in self._subscriptions if client is not None and s.client == client]
+            for old in replaced:
+                self._subscriptions.discard(old)
             if len(self._subscriptions) >= self.max_clients:
                 raise TooManyStreamsError()
-            sub = Subscription(self, game, self._queue_size)
+            sub = Subscription(self, game, self._queue_size, client)
             self._subscriptions.add(sub)
-            return sub
+        for old in replaced:
+            old.offer(_CLOSED)
+        return sub
 
     def _remove(self, sub: Subscription) -> None:
         with self._lock:
@@ -170,6 +193,7 @@ class Hub:
         sub: Subscription,
         initial: Callable[[], Iterable[Message]] = tuple,
         seen: Mapping[int, int] | None = None,
+        disconnected: Callable[[], bool] | None = None,
     ) -> EventStream:
         """The text of one event stream (closing it ends the subscription, even unstarted).
 
@@ -177,6 +201,8 @@ class Hub:
         ``seen`` maps game → version the device already has (from ``Last-Event-ID``). A state
         event is only sent when it is newer than every one this device has seen — versions
         only grow (undo appends), so an older or repeated one carries no news.
+        ``disconnected`` (the server's "has the client gone?" check) is asked every
+        ``poll_seconds``; the stream ends as soon as it says yes.
         """
         newest: dict[int, int] = dict(seen or {})
 
@@ -188,11 +214,17 @@ class Hub:
             newest[message.game] = message.id
             return True
 
-        return EventStream(self._chunks(sub, initial, fresh), sub)
+        return EventStream(self._chunks(sub, initial, fresh, disconnected), sub)
 
     def _chunks(
-        self, sub: Subscription, initial: Callable[[], Iterable[Message]], fresh: Callable[[Message], bool]
+        self,
+        sub: Subscription,
+        initial: Callable[[], Iterable[Message]],
+        fresh: Callable[[Message], bool],
+        disconnected: Callable[[], bool] | None,
     ) -> Iterator[str]:
+        wait = min(self.ping_seconds, self.poll_seconds) if disconnected else self.ping_seconds
+        started = last_sent = time.monotonic()
         try:
             yield f"retry: {self.retry_ms}\n\n"
             for message in initial():
@@ -200,15 +232,25 @@ class Hub:
                     yield message.encode()
             while True:
                 try:
-                    item = sub.queue.get(timeout=self.ping_seconds)
+                    item = sub.queue.get(timeout=wait)
                 except queue.Empty:
-                    if self._closed.is_set():
-                        return
-                    yield ": ping\n\n"
-                    continue
-                if item is _CLOSED:
+                    item = None
+                now = time.monotonic()
+                if item is _CLOSED or self._closed.is_set():
                     return
+                if disconnected is not None and disconnected():
+                    return  # the client closed the connection: free the thread now
+                if self.max_age_seconds is not None and now - started >= self.max_age_seconds:
+                    # A planned end: the page reconnects at once and resumes (Last-Event-ID).
+                    yield Message("bye", {"reconnect": True}).encode()
+                    return
+                if item is None:
+                    if now - last_sent >= self.ping_seconds - 1e-3:
+                        last_sent = now
+                        yield ": ping\n\n"
+                    continue
                 if fresh(item):
+                    last_sent = now
                     yield item.encode()
         finally:
             sub.close()

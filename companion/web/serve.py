@@ -2,7 +2,8 @@
 
 Every open live-update stream holds one waitress thread for as long as the device stays
 connected, so the server gets the hub's stream limit plus a reserve for ordinary requests:
-a room full of tablets can never starve the API. waitress sends each chunk as soon as it is
+a room full of tablets can never starve the API. A stream whose client closed the connection
+ends within ``SSE_POLL_SECONDS`` (waitress keeps reading the channel: ``channel_request_lookahead``). waitress sends each chunk as soon as it is
 produced (``send_bytes=1``), so a server-sent event leaves the Pi the moment it is published
 (the option is deprecated, so it is not pinned here; tests/web/test_server.py checks the
 behaviour over real HTTP instead).
@@ -44,6 +45,9 @@ def make_server(app: Flask, host: str, port: int) -> Any:
         port=port,
         threads=threads,
         ident="companion",
+        # Keep reading a connection while its request runs, so a closed live stream is seen at
+        # once (environ["waitress.client_disconnected"]) and its thread freed within a second.
+        channel_request_lookahead=1,
     )
 
 

@@ -127,7 +127,8 @@ def test_sse_client_receives_the_state_event_after_a_command_at_once(server):
         # A few hundred bytes, no ping for 60 s: this only arrives if waitress flushes each event.
         event = sse.next_event("state")
         assert event["id"] == "2"
-        assert json.loads(event["data"]) == {"game": game, "version": 2}
+        assert json.loads(event["data"]) == {"game": game, "version": 2, "type": "deploy_start",
+                                             "news": "Red: deploy start"}
     finally:
         sse.close()
 

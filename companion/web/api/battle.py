@@ -30,7 +30,8 @@ def count(game_id: int) -> Response:
     rt = runtime()
     rt.touch(game_id)
     reading = rt.counter.count(game_id)
-    return jsonify({"reading": reading})
+    # The counts are now the game's shared reading: the new state saves the device a request.
+    return jsonify({"reading": reading, "state": rt.service.state(game_id).to_dict()})
 
 
 @bp.get("/games/<int:game_id>/battle/reading")
@@ -41,6 +42,13 @@ def latest_reading(game_id: int) -> Response:
     if reading is None:
         raise NotFoundError("The tray has not been counted by the camera in this game yet.")
     return jsonify({"reading": reading})
+
+
+@bp.get("/readings/<rid>")
+def reading(rid: str) -> Response:
+    """One stored camera reading with everything the vision reported (the game's shared
+    reading names it by ``id``)."""
+    return jsonify({"reading": runtime().readings.get(rid)})
 
 
 @bp.get("/readings/<rid>/photo.jpg")

@@ -3,9 +3,10 @@ and the physical button on the tower.
 
 The game decides what goes into the tower (the pending battle's throw, or the seeding throw);
 the tower throws it (simulator) or the players did (real tower), waits for the tray to settle,
-takes a fresh frame and counts it. The reading is stored and pushed to every device as a
-``reading`` event. It changes nothing in the game: the players confirm or correct the counts,
-then ``resolve_battle`` (or ``seed_tower``) carries them into the game.
+takes a fresh frame and counts it. The photo and details are stored (``ReadingStore``) and the
+counts become the game's shared reading (a ``read_tray`` event, so every device shows the same
+counts under one version); every +/- is a ``correct_tray`` event, and ``resolve_battle`` (or
+``seed_tower``) applies the reading the device was shown.
 """
 
 from __future__ import annotations
@@ -76,16 +77,33 @@ class BattleCounter:
         if not self._lock.acquire(blocking=False):
             raise CountInProgressError()
         try:
-            reading = self._worker.submit(self._count, game_id, state.version, thrown).result()
+            reading = self._worker.submit(self._count, game_id, state, thrown).result()
+            self._record(game_id, reading)
         finally:
             self._lock.release()
         self.hub.publish_reading(game_id, reading)
         return reading
 
-    def _count(self, game_id: int, version: int, thrown: dict[str, int]) -> dict[str, Any]:
+    def _record(self, game_id: int, reading: dict[str, Any]) -> None:
+        """Make the camera's counts the game's shared reading (one ``read_tray`` event)."""
+        try:
+            self.service.execute(game_id, {
+                "type": "read_tray", "counts": reading["counts"], "reading": reading["id"],
+                "unknown": reading.get("unknown", 0),
+            })
+        except ValueError as exc:  # the throw was applied by hand meanwhile: the photo stays
+            log.info("reading %s not recorded in game %s: %s", reading["id"], game_id, exc)
+
+    def _count(self, game_id: int, state: Any, thrown: dict[str, int]) -> dict[str, Any]:
+        version = state.version
         key = (game_id, version)
         previous = self.readings.latest(game_id)
-        if key in self._thrown or (previous is not None and previous["version"] == version):
+        shared = getattr(state, "reading", None)
+        if (
+            key in self._thrown
+            or (previous is not None and previous["version"] == version)
+            or (shared is not None and shared.get("id"))  # this throw was counted already
+        ):
             # The same throw again (a recount): the cubes already lie in the tray; throwing
             # them again would invent a second throw.
             outcome = self.tower.recount(timeout=self.timeout)

@@ -52,6 +52,21 @@ def _detection_to_dict(det: Any) -> dict[str, Any]:
     return out
 
 
+def _vision_extras(outcome: Any) -> dict[str, Any]:
+    """The vision result's own JSON (``TrayCount.to_json``) minus what the reading already has;
+    nothing when the result has none or it is not JSON-safe."""
+    result = getattr(outcome, "result", None)
+    to_json = getattr(result, "to_json", None)
+    if to_json is None:
+        return {}
+    try:
+        extras = to_json()
+        json.dumps(extras)
+    except Exception:  # an extra is a courtesy: the reading itself must be stored
+        return {}
+    return dict(extras) if isinstance(extras, dict) else {}
+
+
 class ReadingStore:
     """Readings by id, and the latest one of every game. Thread-safe."""
 
@@ -97,10 +112,27 @@ class ReadingStore:
             "annotated_url": f"/api/readings/{rid}/annotated.jpg",
             "taken_at": datetime.now(UTC).isoformat(timespec="milliseconds"),
         }
+        # Whatever else the vision reports (per-colour confidence, doubtful blobs, …) passes
+        # through unchanged, so a new field reaches the UI without a change here.
+        for key, value in _vision_extras(outcome).items():
+            reading.setdefault(key, value)
         atomic_write(folder / "reading.json", json.dumps(reading).encode("utf-8"))
         with self._lock:
             self._latest[game] = reading
         return reading
+
+    def get(self, rid: str) -> dict[str, Any]:
+        """One stored reading by id; :class:`NotFoundError` for an unknown one."""
+        if not _RID.match(rid):
+            raise NotFoundError("There is no such camera reading.")
+        with self._lock:
+            for reading in self._latest.values():
+                if reading["id"] == rid:
+                    return reading
+        try:
+            return json.loads((self.root / rid / "reading.json").read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            raise NotFoundError("There is no such camera reading.") from None
 
     def latest(self, game: int) -> dict[str, Any] | None:
         with self._lock:

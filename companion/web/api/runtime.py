@@ -74,7 +74,7 @@ class Runtime:
             else:
                 if item is None:  # close() wakes us up
                     return
-                self.hub.publish_state(*item)
+                self.hub.publish_state(*item, **self._about(*item))
                 continue
             if waited >= self.tower_poll_seconds:
                 waited = 0.0
@@ -86,6 +86,23 @@ class Runtime:
                 if status != last_status:
                     last_status = status
                     self.hub.publish_tower(status)
+
+    def _about(self, game: int, version: int) -> dict[str, Any]:
+        """The type and a sentence of the event that made ``version`` (for the devices' notes)."""
+        try:
+            log = getattr(self.service.state(game), "log", None)
+        except Exception:
+            return {}
+        if not isinstance(log, list) or len(log) < version:
+            return {}
+        from companion.game.reading import news
+
+        event = log[version - 1]
+        about = {"type": event.get("type", ""), "news": news(event)}
+        device = (event.get("command") or {}).get("device")
+        if device:
+            about["device"] = device
+        return about
 
     def close(self) -> None:
         """End live streams, stop the relay, release the camera and the pins. Idempotent."""

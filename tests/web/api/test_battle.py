@@ -39,7 +39,12 @@ def test_count_reads_the_tray_for_the_pending_battle_and_changes_nothing(app, cl
     # The simulator only lets out what was thrown plus what the tower held before.
     for colour, n in reading["counts"].items():
         assert n <= reading["thrown"].get(colour, 0) + before["interior"].get(colour, 0)
-    assert state_of(client, game) == before  # a reading is not an event
+    after = state_of(client, game)  # the counts became the shared reading: one read_tray event
+    assert after["version"] == before["version"] + 1
+    assert after["reading"] == {"id": reading["id"], "camera": reading["counts"],
+                                "counts": reading["counts"], "unknown": reading["unknown"],
+                                "changes": []}
+    assert {**after, "version": before["version"], "reading": None} == before  # nothing else
     pushed = events.next("reading")
     assert pushed == {"game": game, "reading": reading}
     events.close()

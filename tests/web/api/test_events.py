@@ -62,7 +62,8 @@ def test_a_command_reaches_an_open_stream(client):
         next(stream)
     command(client, game, type="deploy_start", player="red", armies=6)
     message = until_state(stream, 2)
-    assert json.loads(message["data"]) == {"game": game, "version": 2}
+    assert json.loads(message["data"]) == {"game": game, "version": 2, "type": "deploy_start",
+                                           "news": "Red: deploy start"}
     response.close()
 
 
