@@ -86,26 +86,30 @@ def news(event: dict[str, Any]) -> str:
     return f"{display(who)}: {what}" if who else what.capitalize()
 
 
-def stale_message(events: list[dict[str, Any]], limit: int = 3) -> str:
-    """"Red was corrected to 5 on another tablet — check and apply again." for the events a
-    stale command missed (newest last; at most ``limit`` named)."""
+def summary(events: list[dict[str, Any]], limit: int = 3) -> str:
+    """"Red was corrected to 5; Blue: pass" — what ``events`` changed, the last ``limit``
+    things named (a colour corrected twice counts once, with its last value)."""
     said: list[str] = []
     for e in events:
         line = news(e)
         if e.get("type") == "correct_tray":
-            # Only the last value of each colour matters to the player.
             colour = (e.get("command") or {}).get("color", "")
             said = [s for s in said if not s.startswith(f"{display(colour)} was corrected")]
         if line not in said:
             said.append(line)
-    if not said:
-        return "The game changed on another tablet — check and try again."
     more = len(said) - limit
-    shown = said[-limit:]
-    text = "; ".join(shown)
+    text = "; ".join(said[-limit:])
     if more > 0:
         text = f"{text} (and {more} more change{'s' if more > 1 else ''})"
+    return text
+
+
+def stale_message(events: list[dict[str, Any]], limit: int = 3) -> str:
+    """"Red was corrected to 5 on another tablet — check and apply again." for the events a
+    stale command missed (oldest first)."""
+    if not events:
+        return "The game changed on another tablet — check and try again."
     devices = {(e.get("command") or {}).get("device") for e in events}
     devices.discard(None)
-    text += f" on {devices.pop()}" if len(devices) == 1 else " on another tablet"
-    return f"{text} — check and apply again."
+    where = f" on {devices.pop()}" if len(devices) == 1 else " on another tablet"
+    return f"{summary(events, limit)}{where} — check and apply again."

@@ -42,7 +42,7 @@ DEFAULTS: dict[str, Any] = {
     "SSE_PING_SECONDS": 15.0,
     "SSE_RETRY_MS": 2000,
     "SSE_MAX_CLIENTS": 24,
-    "SSE_POLL_SECONDS": 0.5,  # how soon a closed stream frees its thread
+    "SSE_POLL_SECONDS": 0.25,  # how soon a closed stream frees its thread
     "SSE_MAX_AGE_SECONDS": 60.0,  # a vanished device (no close) frees its slot by then
     "COUNT_TIMEOUT": 20.0,
     "TOWER_POLL_SECONDS": 2.0,

@@ -93,6 +93,7 @@ class Subscription:
         self._hub = hub
         self.game = game
         self.client = client
+        self.gone: Callable[[], bool] | None = None  # the server's "has the client left?" check
         self.queue: queue.Queue[Any] = queue.Queue(maxsize=maxsize)
 
     def wants(self, message: Message) -> bool:
@@ -114,6 +115,13 @@ class Subscription:
         self._hub._remove(self)
 
 
+def _left(sub: Subscription) -> bool:
+    try:
+        return sub.gone is not None and bool(sub.gone())
+    except Exception:
+        return False
+
+
 class Hub:
     """Publish/subscribe for server-sent events. Thread-safe."""
 
@@ -124,7 +132,7 @@ class Hub:
         retry_ms: int = 2000,
         max_clients: int = 24,
         queue_size: int = 256,
-        poll_seconds: float = 0.5,
+        poll_seconds: float = 0.25,
         max_age_seconds: float | None = 300.0,
     ) -> None:
         self.ping_seconds = ping_seconds
@@ -174,6 +182,10 @@ class Hub:
             if self._closed.is_set():
                 raise HubClosedError("The server is shutting down.")
             replaced = [s for s in self._subscriptions if client is not None and s.client == client]
+            if len(self._subscriptions) - len(replaced) >= self.max_clients:
+                # Full: streams whose client has already left give their slot now, not at
+                # their next poll.
+                replaced += [s for s in self._subscriptions if s not in replaced and _left(s)]
             for old in replaced:
                 self._subscriptions.discard(old)
             if len(self._subscriptions) >= self.max_clients:
@@ -214,6 +226,7 @@ class Hub:
             newest[message.game] = message.id
             return True
 
+        sub.gone = disconnected
         return EventStream(self._chunks(sub, initial, fresh, disconnected), sub)
 
     def _chunks(

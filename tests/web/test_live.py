@@ -131,3 +131,50 @@ def test_closing_an_unstarted_stream_frees_its_subscription():
     assert hub.client_count == 1
     stream.close()  # e.g. the device vanished before the server sent the first chunk
     assert hub.client_count == 0
+
+
+def test_a_new_stream_of_the_same_tab_replaces_the_old_one_at_once():
+    hub = Hub(ping_seconds=30, max_clients=2)
+    old = hub.stream(hub.subscribe(game=1, client="tab-1"))
+    next(old)  # retry
+    other = hub.subscribe(game=1, client="tab-2")
+    new = hub.subscribe(game=1, client="tab-1")  # a reload: no slot is needed for it
+    assert hub.client_count == 2
+    with pytest.raises(StopIteration):  # the old stream ends without waiting for a ping
+        next(old)
+    hub.publish_state(1, 3)
+    assert new.queue.get_nowait().id == 3 and other.queue.get_nowait().id == 3
+
+
+def test_a_stream_ends_soon_after_its_client_left_and_frees_the_slot():
+    hub = Hub(ping_seconds=30, poll_seconds=0.01)
+    left = threading.Event()
+    stream = hub.stream(hub.subscribe(), disconnected=left.is_set)
+    next(stream)
+    left.set()
+    with pytest.raises(StopIteration):
+        next(stream)  # within one poll, not after a 30 s ping
+    assert hub.client_count == 0
+
+
+def test_a_full_hub_gives_the_slots_of_clients_that_left_to_new_ones():
+    hub = Hub(ping_seconds=30, poll_seconds=30, max_clients=2)
+    gone = hub.stream(hub.subscribe(), disconnected=lambda: True)  # its poll is far away
+    here = hub.stream(hub.subscribe(), disconnected=lambda: False)
+    newcomer = hub.subscribe()
+    assert hub.client_count == 2
+    with pytest.raises(TooManyStreamsError):
+        hub.subscribe()  # the two left are both still there
+    for s in (gone, here):
+        s.close()
+    newcomer.close()
+
+
+def test_a_stream_ends_at_its_maximum_age_asking_the_page_to_reconnect():
+    hub = Hub(ping_seconds=30, poll_seconds=0.01, max_age_seconds=0.05)
+    stream = hub.stream(hub.subscribe(game=1), disconnected=lambda: False)
+    next(stream)
+    assert parse(next(stream))["event"] == "bye"
+    with pytest.raises(StopIteration):
+        next(stream)
+    assert hub.client_count == 0

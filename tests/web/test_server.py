@@ -201,3 +201,79 @@ def test_companion_serve_on_a_taken_port_says_so_and_exits_2(tmp_path):
         )
     assert done.returncode == 2
     assert "another companion" in done.stderr and "Traceback" not in done.stderr
+
+
+def _open_and_close(port: int, path: str) -> int:
+    """Open a live stream like a page that goes away at once; the HTTP status it got."""
+    with socket.create_connection(("127.0.0.1", port), timeout=TIMEOUT) as sock:
+        sock.sendall(f"GET {path} HTTP/1.1\r\nHost: test\r\nAccept: text/event-stream\r\n\r\n".encode())
+        head = b""
+        while b"\r\n" not in head:
+            data = sock.recv(4096)
+            if not data:
+                break
+            head += data
+    return int(head.split(b" ", 2)[1]) if head.startswith(b"HTTP/1.1 ") else 0
+
+
+def _play_draft_and_resources(port: int, game: int) -> list[int]:
+    """Ten commands through the API, each decided on the version it saw; the versions made."""
+    from .conftest import DRAFTS, START
+
+    made = []
+
+    def send(cmd: dict) -> None:
+        status, state = request(port, "GET", f"/api/games/{game}")
+        body = {"command": cmd, "expected_version": state["state"]["version"]}
+        status, answer = request(port, "POST", f"/api/games/{game}/commands", body)
+        assert status == 200, answer
+        made.append(answer["state"]["version"])
+
+    for color in ("red", "blue", "purple"):
+        send({"type": "deploy_start", "player": color, "armies": 6,
+              **({"region": START[color]} if START[color] else {})})
+    for _ in range(3):
+        turn = request(port, "GET", f"/api/games/{game}")[1]["state"]["turn"]
+        region, realm = DRAFTS[turn]
+        send({"type": "deploy", "player": turn, "region": region, "realm": realm, "armies": 5})
+    send({"type": "finish_deployment"})
+    for color in ("red", "blue", "purple"):
+        send({"type": "starting_resources", "player": color, "gold": 7, "energy": 9})
+    return made
+
+
+def test_200_streams_opened_and_closed_while_a_game_is_played(server):
+    """Issue 11: pages that come and go must not use up the 24 stream slots (no 503), and every
+    stream that stays open gets every state event."""
+    app, port = server
+    hub = app.extensions["companion"].hub
+    status, created = request(port, "POST", "/api/games", {"players": PLAYERS, "first_player": "red"})
+    game = created["id"]
+    held = [SseClient(port, f"/api/events?game={game}") for _ in range(3)]
+    for sse in held:
+        assert sse.next_event("state")["id"] == "1"
+    made: list[int] = []
+    player = threading.Thread(target=lambda: made.extend(_play_draft_and_resources(port, game)))
+    player.start()
+    statuses = [
+        _open_and_close(port, f"/api/events?game={game}" if i % 2 else "/api/events")
+        for i in range(200)
+    ]
+    player.join(timeout=60)
+    assert not player.is_alive()
+    assert statuses == [200] * 200, {s: statuses.count(s) for s in set(statuses)}
+    assert made == list(range(2, 12))
+    for sse in held:
+        got = []
+        while not got or got[-1] != made[-1]:
+            event = sse.next_event("state")
+            got.append(int(event["id"]))
+        assert got == made, "a held stream missed (or repeated) a state event"
+        sse.close()
+    # The closed streams gave their slots back: waitress saw each close at once.
+    deadline = threading.Event()
+    for _ in range(100):
+        if hub.client_count == 0:
+            break
+        deadline.wait(0.05)
+    assert hub.client_count == 0

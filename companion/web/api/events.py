@@ -59,10 +59,9 @@ def missed_news(rt, game: int, seen: int | None, version: int) -> dict[str, str]
     log = getattr(state, "log", None)
     if not isinstance(log, list) or len(log) < version:
         return {}
-    from companion.game.reading import stale_message
+    from companion.game.reading import summary
 
-    text = stale_message(log[seen:version]).removesuffix(" — check and apply again.")
-    return {"news": text}
+    return {"news": summary(log[seen:version])}
 
 
 @bp.get("/events")

@@ -117,6 +117,11 @@ SCHEMAS: dict[str, Any] = {
             "round": {"type": ["integer", "null"]},
             "players": {"type": "array", "items": {"type": "object"}},
             "battle": {"type": ["object", "null"]},
+            "reading": {
+                "type": ["object", "null"],
+                "description": "The shared tray reading of the pending throw: {id, camera, "
+                "counts, unknown, changes: [{color, from, to, device?, player?, version}]}.",
+            },
             "warnings": {"type": "array", "items": {"type": "string"}},
         },
         "additionalProperties": True,
@@ -241,8 +246,12 @@ SCHEMAS: dict[str, Any] = {
     },
     "Reading": {
         "type": "object",
-        "description": "What the camera saw in the tray. Not a game event: confirm or correct the "
-        "counts, then send `resolve_battle` with `counts` and `camera_counts`.",
+        "description": "What the camera saw in the tray (photo and details). Its counts become "
+        "the game's shared reading (`state.reading`, a `read_tray` event); every +/- is a "
+        "`correct_tray` command; `resolve_battle` (or `seed_tower`) with the `expected_version` "
+        "the device was shown applies it. Further fields the vision reports (e.g. per-colour "
+        "confidence, doubtful blobs) pass through unchanged.",
+        "additionalProperties": True,
         "required": ["id", "game", "version", "counts", "cubes", "unknown", "photo_url", "annotated_url", "taken_at"],
         "properties": {
             "id": {"type": "string"},
@@ -269,6 +278,11 @@ SCHEMAS: dict[str, Any] = {
             "annotated_url": {"type": "string"},
             "taken_at": {"type": "string", "format": "date-time"},
         },
+    },
+    "CountAnswer": {
+        "type": "object",
+        "required": ["reading", "state"],
+        "properties": {"reading": _ref("Reading"), "state": _ref("GameState")},
     },
     "ReadingEnvelope": {
         "type": "object",
@@ -300,12 +314,16 @@ RESPONSES: dict[str, Any] = {
 }
 
 _SSE_DESCRIPTION = """Server-sent events (text/event-stream). Events:
-* `state` — data `{"game", "version"}`, `id:` = version: reload the game.
+* `state` — data `{"game", "version", "type", "news", "device"?}`, `id:` = version: reload the
+  game; `news` says what changed ("Red was corrected to 5"), `device` where.
 * `tower` — data: the tower status (plus `message` when a button press could not count).
 * `reading` — data `{"game", "reading"}`: the camera counted the tray.
+* `bye` — the stream reached its maximum age (60 s): reconnect now; nothing is lost.
 The stream starts with `retry:` and the tower status; with `game`, also the game's current
-`state` unless `Last-Event-ID` already equals its version. A `: ping` comment is sent whenever
-the stream was quiet for 15 s."""
+`state` unless `Last-Event-ID` (or `last_event_id`) already equals its version — its `news` then
+names what the device missed. A `: ping` comment is sent whenever the stream was quiet for 15 s.
+A stream ends within a second of its client closing the connection; a new stream with the same
+`client` replaces the older one at once."""
 
 
 def _paths() -> dict[str, Any]:
@@ -381,10 +399,11 @@ def _paths() -> dict[str, Any]:
             "post": {
                 "summary": "Count the tray for the pending throw (battle or seeding): settle → "
                 "fresh frame → count. Same path as the tower's count button. Every device also "
-                "gets a `reading` event. Changes nothing in the game.",
+                "gets a `reading` event, and the counts become the shared reading (one "
+                "`read_tray` event; nothing else in the game changes).",
                 "parameters": game,
                 "responses": {
-                    "200": _json(_ref("ReadingEnvelope"), "The reading."),
+                    "200": _json(_ref("CountAnswer"), "The reading and the new state."),
                     "409": {
                         "description": "A count is already running, or someone pressed cancel.",
                         "content": {JSON: {"schema": _ref("Error")}},
@@ -399,6 +418,16 @@ def _paths() -> dict[str, Any]:
                 "parameters": game,
                 "responses": {
                     "200": _json(_ref("ReadingEnvelope"), "The latest reading."),
+                    **_errors("404"),
+                },
+            }
+        },
+        "/api/readings/{rid}": {
+            "get": {
+                "summary": "One stored camera reading (all details the vision reported)",
+                "parameters": [_READING_ID],
+                "responses": {
+                    "200": _json(_ref("ReadingEnvelope"), "The reading."),
                     **_errors("404"),
                 },
             }
@@ -461,6 +490,20 @@ def _paths() -> dict[str, Any]:
                         "required": False,
                         "schema": {"type": "integer"},
                         "description": "Only this game's state and reading events.",
+                    },
+                    {
+                        "name": "client",
+                        "in": "query",
+                        "required": False,
+                        "schema": {"type": "string", "pattern": "^[A-Za-z0-9_-]{1,64}$"},
+                        "description": "A random id per browser tab: its older stream ends at once.",
+                    },
+                    {
+                        "name": "last_event_id",
+                        "in": "query",
+                        "required": False,
+                        "schema": {"type": "integer", "minimum": 0},
+                        "description": "As Last-Event-ID, for a page that opens a new EventSource.",
                     },
                     {
                         "name": "Last-Event-ID",

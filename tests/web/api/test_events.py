@@ -149,3 +149,21 @@ def test_shutdown_ends_open_streams(app, client):
     threading.Thread(target=drain, daemon=True).start()
     app.extensions["companion"].close()
     assert ended.wait(timeout=5)
+
+
+def test_a_reconnecting_page_names_its_last_event_in_the_url_and_hears_what_it_missed(client):
+    game = new_game(client)
+    command(client, game, type="deploy_start", player="red", armies=6)
+    command(client, game, type="deploy_start", player="blue", armies=6, region="mountainhome")
+    response = open_stream(client, f"/api/events?game={game}&last_event_id=1&client=tab-7")
+    stream = chunks(response)
+    message = until_state(stream, 3)
+    assert json.loads(message["data"]) == {"game": game, "version": 3,
+                                           "news": "Red: deploy start; Blue: deploy start"}
+    response.close()
+
+
+def test_a_malformed_client_id_is_400(client):
+    game = new_game(client)
+    error = error_of(client.get(f"/api/events?game={game}&client=a%20b"), 400)
+    assert error["kind"] == "MalformedRequestError" and "client" in error["message"]
