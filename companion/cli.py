@@ -17,6 +17,7 @@ _COMMAND_MODULES = (
     "companion.vision.cli",
     "companion.hw.cli",
     "companion.store.cli",
+    "companion.hw.doctor",
 )
 
 
@@ -36,7 +37,10 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
-    args = parser.parse_args(argv)
+    args, rest = parser.parse_known_args(argv)
+    if rest and not getattr(args, "pass_through", False):
+        parser.error(f"unrecognized arguments: {' '.join(rest)}")
+    args.rest = rest  # a command that wraps another one hands these on (tower calibrate)
     return int(args.handler(args) or 0)
 
 

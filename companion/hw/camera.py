@@ -13,7 +13,14 @@ the frame is counted right after the tray has settled.
 =============  ===========================================================================
 
 ``open_camera("auto")`` tries folder (only when a folder is given), picamera2, opencv, then
-synthetic, and logs one line saying which backend is active and why.
+synthetic, and logs one line saying which backend is active and why. On a Raspberry Pi the
+caller passes ``simulate=False``: there a missing camera must show as "camera unavailable" with
+its reason, never as a quietly simulated tray.
+
+Camera settings: :meth:`Camera.settings` returns what the backend can fix (exposure, gain,
+white balance, focus) as a JSON-friendly dict that the calibration keeps
+(``Calibration.camera``); ``open_camera(..., settings=that_dict)`` restores it. A backend
+ignores settings saved by another backend.
 """
 
 from __future__ import annotations
@@ -24,7 +31,7 @@ from typing import Any
 
 import numpy as np
 
-from companion.hw.errors import CameraUnavailableError, UnknownCameraKindError
+from companion.hw.errors import CameraUnavailableError, HardwareError, UnknownCameraKindError
 
 __all__ = ["Camera", "CameraUnavailableError", "open_camera", "CAMERA_KINDS"]
 
@@ -48,6 +55,13 @@ class Camera(ABC):
     def capture(self) -> np.ndarray:
         """Return one fresh frame as a BGR ``uint8`` array of shape (H, W, 3)."""
 
+    def settings(self) -> dict[str, Any]:
+        """The fixed camera settings to keep with a calibration ({} when there are none)."""
+        return {}
+
+    #: Sentences for the owner about settings that did not take (shown by ``companion doctor``).
+    warnings: list[str] = []
+
     def close(self) -> None:
         """Release the device. Idempotent."""
 
@@ -64,29 +78,36 @@ class Camera(ABC):
 def open_camera(kind: str = "auto", **options: Any) -> Camera:
     """Open the camera backend ``kind`` with backend ``options``.
 
-    Options: ``folder`` (folder backend), ``device`` / ``size`` (opencv), ``lock`` / ``size`` /
-    ``channel_order`` (picamera2), ``simulator`` / ``seed`` / ``conditions`` (synthetic).
-    Unknown options for the chosen backend are ignored, so one settings dict serves all.
+    Options: ``folder`` (folder backend), ``device`` / ``size`` / ``settings`` (opencv),
+    ``settings`` / ``focus_distance_m`` / ``size`` / ``channel_order`` (picamera2),
+    ``simulator`` / ``seed`` / ``conditions`` (synthetic), ``simulate`` (auto: may it end at
+    the synthetic camera; default True). Unknown options for the chosen backend are ignored,
+    so one settings dict serves all.
 
-    A forced ``kind`` that cannot open raises :class:`CameraUnavailableError`; ``auto`` falls
-    through to the next backend and ends at the synthetic camera, which always opens.
+    A forced ``kind`` that cannot open raises :class:`CameraUnavailableError`; so does *any*
+    failure inside a backend (a library that does not load, a device that errs). ``auto``
+    falls through to the next backend and ends at the synthetic camera, which always opens —
+    unless ``simulate=False``, when it raises :class:`CameraUnavailableError` naming every
+    backend's reason.
     """
     if kind not in CAMERA_KINDS:
         raise UnknownCameraKindError(
             f"The camera setting must be one of {', '.join(CAMERA_KINDS)}, not {kind!r}."
         )
     if kind != "auto":
-        camera = _OPENERS[kind](options)
+        camera = _open(kind, options)
         log.info("camera: using the %s backend (%s), as configured", camera.name,
                  camera.description)
         return camera
-    order = ["picamera2", "opencv", "synthetic"]
+    order = ["picamera2", "opencv"]
+    if options.get("simulate", True):
+        order.append("synthetic")
     if options.get("folder"):
         order.insert(0, "folder")
     reasons = []
     for candidate in order:
         try:
-            camera = _OPENERS[candidate](options)
+            camera = _open(candidate, options)
         except CameraUnavailableError as exc:
             reasons.append(f"{candidate}: {exc}")
             continue
@@ -94,19 +115,32 @@ def open_camera(kind: str = "auto", **options: Any) -> Camera:
         log.info("camera: using the %s backend (%s), auto-detected%s", camera.name,
                  camera.description, skipped)
         return camera
-    raise CameraUnavailableError()  # unreachable: synthetic always opens
+    raise CameraUnavailableError(" | ".join(reasons) or None)
+
+
+def _open(kind: str, options: dict[str, Any]) -> Camera:
+    """Open one backend; whatever goes wrong inside it is :class:`CameraUnavailableError`."""
+    try:
+        return _OPENERS[kind](options)
+    except HardwareError:
+        raise  # our own errors already say what is wrong (a bad setting, no camera)
+    except Exception as exc:  # ImportError of a backend's library, OSError, RuntimeError…
+        raise CameraUnavailableError(
+            f"The {kind} camera does not open ({type(exc).__name__}: {exc}) — run "
+            "'companion doctor'. Enter the counts by hand meanwhile.") from exc
 
 
 def _open_picamera2(options: dict[str, Any]) -> Camera:
     from companion.hw.cameras.picam import Picamera2Camera
 
-    return Picamera2Camera(**_pick(options, "lock", "size", "channel_order", "camera_num"))
+    return Picamera2Camera(**_pick(options, "settings", "focus_distance_m", "size",
+                                   "channel_order", "camera_num"))
 
 
 def _open_opencv(options: dict[str, Any]) -> Camera:
     from companion.hw.cameras.usb import OpenCVCamera
 
-    return OpenCVCamera(**_pick(options, "device", "size", "exposure"))
+    return OpenCVCamera(**_pick(options, "device", "size", "settings"))
 
 
 def _open_folder(options: dict[str, Any]) -> Camera:

@@ -2,7 +2,10 @@
 
 * ``tower check``    — which camera and GPIO are active, a photo (and its count when the camera
   is calibrated), the channel order with a red cube, an LED walk-through and a button test.
-* ``tower lock``     — meter the Pi camera once and save exposure, gain and white balance.
+* ``tower calibrate`` — fix exposure, gain, white balance and focus, photograph the sample
+  cubes, calibrate the colours (``companion vision calibrate`` on that photo) and save the
+  camera settings *in the calibration*, from where they are restored on every start.
+* ``tower lock``     — retired (the separate exposure lock file); says to use ``calibrate``.
 * ``tower simulate`` — a simulated tower: press the mock count button for each throw and compare
   the count with what the simulator let fall into the tray.
 """
@@ -39,9 +42,27 @@ def add_commands(subparsers: argparse._SubParsersAction) -> None:
                        help="how long each LED state is shown; 0 skips the LED walk-through")
     check.set_defaults(handler=_check)
 
-    lock = sub.add_parser("lock", help="meter the Pi camera once and save the exposure lock")
-    lock.add_argument("--out", type=Path, help="where to save (default: COMPANION_DATA/"
-                                               "camera-lock.json)")
+    calibrate = sub.add_parser(
+        "calibrate", help="fix exposure, white balance and focus, photograph the sample cubes "
+                          "and calibrate the colours",
+        description="Fix the camera's exposure, gain, white balance and focus, take the "
+                    "calibration photo, run 'companion vision calibrate' on it with the other "
+                    "options given here (--sample COLOUR=X,Y,W,H …, --background, --empty, "
+                    "--roi …), and save the camera settings with the calibration. Stop the "
+                    "companion service first: only one program can hold the camera.")
+    calibrate.add_argument("--distance", type=float, metavar="CM",
+                           help="lens to tray floor in cm: focus there (default: one autofocus "
+                                "cycle on what the camera sees)")
+    calibrate.add_argument("--out", type=Path,
+                           help="calibration file (default: COMPANION_CALIBRATION or "
+                                "COMPANION_DATA/calibration.json)")
+    calibrate.add_argument("--photo", type=Path,
+                           help="where to keep the calibration photo (default: next to the "
+                                "calibration, calibration-photo.jpg)")
+    calibrate.set_defaults(handler=_calibrate, pass_through=True)
+
+    lock = sub.add_parser("lock", help="retired: the exposure is now kept with the calibration")
+    lock.add_argument("--out", type=Path, help=argparse.SUPPRESS)
     lock.set_defaults(handler=_lock)
 
     simulate = sub.add_parser("simulate", help="count simulated throws through the mock button")
@@ -129,27 +150,87 @@ def _button_test(tower, seconds: float) -> int:
     return failures
 
 
-# --- tower lock --------------------------------------------------------------------------------
-def _lock(args: argparse.Namespace) -> int:
-    from companion.config import settings_from_env
-    from companion.hw.cameras.picam import Picamera2Camera
-    from companion.hw.settings import hardware_settings
+# --- tower calibrate ---------------------------------------------------------------------------
+def _calibrate(args: argparse.Namespace) -> int:
+    import dataclasses
+    import os
+    import tempfile
 
+    from companion.cli import main as companion_main
+    from companion.config import settings_from_env
+    from companion.hw.camera import open_camera
+    from companion.hw.settings import hardware_settings
+    from companion.hw.sharpness import sharpness
+    from companion.vision.calibration import load_calibration, save_calibration
+
+    logging.basicConfig(level=logging.INFO, format="%(message)s")
     hw = hardware_settings(settings_from_env())
-    out = args.out or hw.exposure_lock_path
+    out = args.out or hw.calibration_path
+    photo = args.photo or out.with_name("calibration-photo.jpg")
+    if args.distance is not None and not 1 <= args.distance <= 200:
+        print("error: --distance is the lens-to-tray distance in centimetres (1 to 200).")
+        return 2
+    vision_args = list(getattr(args, "rest", []))
+    if not any(a == "--sample" or a.startswith("--sample=") for a in vision_args):
+        print("error: mark at least one cube: --sample COLOUR=X,Y,W,H (see docs/vision.md; "
+              "'companion tower check' saves a photo to find the boxes on).")
+        return 2
+    kind = hw.camera if hw.camera != "auto" else "auto"
     try:
-        camera = Picamera2Camera(lock=None, size=hw.camera_size)
+        camera = open_camera(kind, simulate=False, device=hw.camera_device, size=hw.camera_size,
+                             channel_order=hw.channel_order, folder=hw.camera_folder,
+                             settings=None,
+                             focus_distance_m=None if args.distance is None
+                             else args.distance / 100)
     except HardwareError as exc:
         print(f"error: {exc}")
         return 2
     try:
-        camera.lock.save(out)
+        frame = camera.capture()
+        settings = camera.settings()
+        warnings = list(getattr(camera, "warnings", None) or ())
+        description = camera.description
+    except HardwareError as exc:
+        print(f"error: {exc}")
+        return 2
     finally:
         camera.close()
-    print(f"locked: exposure {camera.lock.exposure_us} µs, gain {camera.lock.analogue_gain:.2f}, "
-          f"colour gains {camera.lock.colour_gains} → {out}")
-    print("Recalibrate the colours now (companion vision calibrate), under this same lock.")
+    print(f"camera : {description}")
+    for warning in warnings:
+        print(f"warning: {warning}")
+    sharp = sharpness(frame)
+    print(f"focus  : {sharp.sentence()}")
+    photo.parent.mkdir(parents=True, exist_ok=True)
+    cv2.imwrite(str(photo), frame)
+    print(f"photo  : {photo}")
+    out.parent.mkdir(parents=True, exist_ok=True)
+    handle, scratch = tempfile.mkstemp(suffix=".json", dir=out.parent)
+    os.close(handle)
+    try:
+        code = companion_main(["vision", "calibrate", str(photo), *vision_args, "--out", scratch])
+        if code != 0:
+            print(f"The calibration was not saved; {out} is unchanged.")
+            return code
+        calibration = load_calibration(scratch)
+        camera_record = {**settings, "sharpness": sharp.as_dict()} if settings else {}
+        save_calibration(dataclasses.replace(calibration, camera=camera_record), scratch)
+        os.replace(scratch, out)  # all or nothing: the old calibration stays until this line
+    finally:
+        if os.path.exists(scratch):
+            os.unlink(scratch)
+    kept = ("exposure, white balance and focus kept with it" if settings else
+            "this camera has no settings to keep")
+    print(f"saved  : {out} ({kept}). Restart the companion to use it "
+          "(sudo systemctl restart companion).")
     return 0
+
+
+# --- tower lock (retired) ----------------------------------------------------------------------
+def _lock(args: argparse.Namespace) -> int:
+    print("'companion tower lock' is retired: exposure, white balance and focus are now saved "
+          "with the colour calibration. Run 'companion tower calibrate --sample COLOUR=X,Y,W,H "
+          "…' (see docs/hardware.md); an existing camera-lock.json is still read meanwhile.")
+    return 2
 
 
 # --- tower simulate ----------------------------------------------------------------------------

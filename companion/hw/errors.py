@@ -26,6 +26,10 @@ class CameraUnavailableError(HardwareError):
         super().__init__(message or self.default_message)
 
 
+class CameraSettingsError(HardwareError, ValueError):
+    """Saved camera settings (in the calibration, or the old lock file) cannot be used."""
+
+
 class GpioUnavailableError(HardwareError):
     """The buttons and the LED could not be reached through the GPIO pins."""
 

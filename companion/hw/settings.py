@@ -16,6 +16,7 @@ from typing import Any
 
 from companion.hw.controls import PinConfig
 from companion.hw.errors import HardwareError
+from companion.hw.osinfo import is_raspberry_pi
 from companion.hw.simulator import DEFAULT_RELEASE_PROBABILITY, DEFAULT_RETAIN_PROBABILITY
 
 
@@ -38,6 +39,7 @@ class HardwareSettings:
     sim_retain: float = DEFAULT_RETAIN_PROBABILITY
     sim_release: float = DEFAULT_RELEASE_PROBABILITY
     retry_interval: float = 5.0
+    raspberry_pi: bool = False  # no simulated tray here: a missing camera is shown as missing
 
 
 def hardware_settings(settings: Any = None, environ: Mapping[str, str] | None = None
@@ -70,6 +72,7 @@ def hardware_settings(settings: Any = None, environ: Mapping[str, str] | None = 
         sim_retain=_number(env, "COMPANION_SIM_RETAIN", DEFAULT_RETAIN_PROBABILITY, float),
         sim_release=_number(env, "COMPANION_SIM_RELEASE", DEFAULT_RELEASE_PROBABILITY, float),
         retry_interval=_number(env, "COMPANION_HW_RETRY", 5.0, float),
+        raspberry_pi=is_raspberry_pi(env),
     )
 
 

@@ -9,6 +9,15 @@ is never silently replaced by a simulated picture.
 
 LED: ``counting`` while a count runs, else ``error`` while a device is missing, else
 ``attention`` after a timeout/cancel or when the web layer asks for it, else ``ready``.
+
+Start on a real tower (:meth:`Tower.from_settings`): the calibration is read first, and the
+camera settings it keeps (exposure, gain, white balance, focus: ``Calibration.camera``) are
+restored when the camera opens, so the light is the calibration's from the first frame. An old
+``camera-lock.json`` is still honoured when the calibration keeps none. On a Raspberry Pi the
+numpy/OpenCV/Picamera2 combination is checked (:mod:`companion.hw.stack`), and ``auto`` never
+falls back to the simulated tray: a camera that does not open shows as unavailable with its
+reason. Nothing found at start — a broken calibration file, a broken stack, settings that did
+not take — stops the companion: each becomes a sentence in :meth:`Tower.status` ``messages``.
 """
 
 from __future__ import annotations
@@ -16,7 +25,7 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -54,7 +63,9 @@ class Tower:
         retry_interval: float = 5.0,
         clock: Callable[[], float] = time.monotonic,
         session_factory: Callable[..., CountSession] = CountSession,
+        notes: Sequence[str] = (),
     ) -> None:
+        self.notes = list(notes)  # start-up findings for the screen (broken stack, calibration)
         self.simulator = simulator
         self.calibration = calibration
         self.retry_interval = retry_interval
@@ -86,12 +97,24 @@ class Tower:
     def from_settings(cls, settings: Any = None, environ: Mapping[str, str] | None = None) -> Tower:
         """Real parts on a Pi, simulated elsewhere, as ``companion.config.Settings`` says."""
         hw = hardware_settings(settings, environ)
+        notes: list[str] = []
+        if hw.raspberry_pi:
+            from companion.hw.stack import check_stack
+
+            for finding in check_stack(raspberry_pi=True, import_camera=False):
+                if not finding.ok:
+                    log.error("start-up check: %s — %s", finding.summary, finding.fix)
+                    notes.append(f"{finding.summary} — {finding.fix}")
+        calibration = None
+        if hw.camera != "synthetic":
+            calibration = _calibration_file(hw.calibration_path, notes)
+        camera_settings = _camera_settings(calibration, hw.exposure_lock_path, notes)
         simulator = TowerSimulator(seed=hw.sim_seed, retain_probability=hw.sim_retain,
                                    release_probability=hw.sim_release)
         options: dict[str, Any] = {
             "folder": hw.camera_folder, "device": hw.camera_device, "size": hw.camera_size,
             "channel_order": hw.channel_order, "simulator": simulator, "seed": hw.sim_seed,
-            "lock": _exposure_lock(hw.exposure_lock_path),
+            "settings": camera_settings, "simulate": not hw.raspberry_pi,
         }
         kind = {"value": hw.camera}
 
@@ -105,10 +128,22 @@ class Tower:
             return TowerControls(hw.pins, pin_factory=factory)
 
         tower = cls(open_camera=camera_opener, open_controls=controls_opener,
-                    simulator=simulator, retry_interval=hw.retry_interval)
+                    simulator=simulator, retry_interval=hw.retry_interval, notes=notes)
         if kind["value"] != "synthetic":
             tower.simulator = None  # a real (or replayed) camera: the players throw by hand
-        tower.calibration = _calibration(hw.calibration_path, simulated=tower.simulated)
+        if tower.simulated:  # the renderer's tray has its own, matching calibration
+            from companion.vision.synthetic import synthetic_calibration
+
+            tower.calibration = synthetic_calibration()
+        else:
+            tower.calibration = calibration
+            if calibration is not None and not camera_settings and \
+                    kind["value"] in ("picamera2", "opencv"):
+                tower.notes.append(
+                    "The calibration keeps no camera settings, so the exposure was measured "
+                    "afresh and colours may differ from the calibration — calibrate with "
+                    "'companion tower calibrate' to keep them.")
+        tower._update_led()  # publish the notes
         return tower
 
     @property
@@ -352,6 +387,7 @@ class Tower:
     def _status(self) -> dict[str, Any]:
         camera, controls = self._camera, self._controls
         messages = [m for m in (self._camera_error, self._gpio_error) if m]
+        messages += self.notes + list(getattr(camera, "warnings", None) or ())
         if self.simulated:
             messages.append("Simulated tower: the camera picture is drawn by the computer.")
         if camera is not None and self.calibration is None:
@@ -375,21 +411,36 @@ def _player_message(exc: Exception, fallback: str) -> str:
     return str(exc) or fallback
 
 
-def _exposure_lock(path: Path | None) -> Any:
+def _calibration_file(path: Path | None, notes: list[str]) -> Any:
+    """The saved calibration, or None; a file that cannot be used becomes a note, not a crash."""
     if path is None or not path.exists():
         return None
-    from companion.hw.cameras.picam import ExposureLock
+    from companion.errors import CompanionError
+    from companion.vision.calibration import load_calibration
 
-    return ExposureLock.load(path)
-
-
-def _calibration(path: Path | None, simulated: bool) -> Any:
-    if simulated:  # the renderer's tray has its own, matching calibration
-        from companion.vision.synthetic import synthetic_calibration
-
-        return synthetic_calibration()
-    if path is not None and path.exists():
-        from companion.vision.calibration import load_calibration
-
+    try:
         return load_calibration(path)
-    return None
+    except (CompanionError, ValueError, OSError) as exc:
+        log.error("calibration unusable: %s", exc)
+        notes.append(f"{exc} Until then, enter the counts by hand.")
+        return None
+
+
+def _camera_settings(calibration: Any, lock_path: Path | None, notes: list[str]) -> dict:
+    """The camera settings to restore: the calibration's, else the old lock file's, else {}."""
+    from companion.hw.cameras.picam import ExposureLock, settings_controls
+
+    saved = dict(getattr(calibration, "camera", None) or {})
+    if saved:
+        try:
+            settings_controls(saved)  # checked now: bad values are a note, not a crash later
+        except HardwareError as exc:
+            notes.append(str(exc))
+            return {}
+        return saved
+    if lock_path is not None and lock_path.exists():
+        try:
+            return ExposureLock.load(lock_path).as_settings()
+        except HardwareError as exc:
+            notes.append(str(exc))
+    return {}

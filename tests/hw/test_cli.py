@@ -44,18 +44,84 @@ def test_check_reports_a_missing_camera(tmp_path, monkeypatch, capsys):
     assert code == 1 and "python3-picamera2" in out and "1 problem(s)" in out
 
 
-def test_lock_without_a_pi_camera(monkeypatch, capsys, tmp_path):
-    monkeypatch.setitem(sys.modules, "picamera2", None)
-    monkeypatch.setenv("COMPANION_DATA", str(tmp_path))
+def test_lock_is_retired_and_says_what_replaces_it(capsys):
     assert main(["tower", "lock"]) == 2
-    assert "apt install python3-picamera2" in capsys.readouterr().out
+    assert "companion tower calibrate" in capsys.readouterr().out
 
 
-def test_lock_saves_the_metered_values(monkeypatch, capsys, tmp_path):
-    from companion.hw.cameras.picam import ExposureLock
+@pytest.fixture
+def calibration_scene():
+    from companion.vision.synthetic import render_calibration_photo
+
+    frame, samples, _empty = render_calibration_photo()
+    args = [f"--sample={s.color}={','.join(map(str, s.box))}" for s in samples]
+    return frame.image, args
+
+
+def test_calibrate_fixes_the_pi_camera_and_keeps_its_settings_in_the_calibration(
+        monkeypatch, capsys, tmp_path, calibration_scene):
+    from companion.vision.calibration import load_calibration
     from tests.hw import fake_picamera2
 
-    monkeypatch.setitem(sys.modules, "picamera2", fake_picamera2.module())
+    image, sample_args = calibration_scene
+    fake = fake_picamera2.module()
+    monkeypatch.setattr(fake_picamera2.FakePicamera2, "picture", image)
+    monkeypatch.setitem(sys.modules, "picamera2", fake)
     monkeypatch.setenv("COMPANION_DATA", str(tmp_path))
-    assert main(["tower", "lock"]) == 0
-    assert ExposureLock.load(tmp_path / "camera-lock.json") == ExposureLock(8123, 1.75, (2.1, 1.6))
+    monkeypatch.setenv("COMPANION_CAMERA", "picamera2")
+    monkeypatch.setenv("COMPANION_CAMERA_SIZE", f"{image.shape[1]}x{image.shape[0]}")
+    code = main(["tower", "calibrate", "--distance", "12.5", *sample_args])
+    out = capsys.readouterr().out
+    assert code == 0, out
+    assert "sharpness" in out and "SOFT" not in out
+    cal = load_calibration(tmp_path / "calibration.json")
+    controls = cal.camera["controls"]
+    assert cal.camera["backend"] == "picamera2"
+    assert controls["LensPosition"] == 8.0 and controls["AfMode"] == 0  # 1 / 0.125 m
+    assert controls["ExposureTime"] == 8120 and controls["ColourGains"] == [2.1, 1.6]
+    assert cal.camera["sharpness"]["soft"] is False
+    assert (tmp_path / "calibration-photo.jpg").stat().st_size > 0
+    device = fake.Picamera2.instances[-1]
+    assert "autofocus_cycle" not in device.calls  # focused by distance
+
+
+def test_calibrate_warns_about_a_soft_picture(monkeypatch, capsys, tmp_path, calibration_scene):
+    import cv2
+
+    from tests.hw import fake_picamera2
+
+    image, sample_args = calibration_scene
+    monkeypatch.setitem(sys.modules, "picamera2", fake_picamera2.module())
+    monkeypatch.setattr(fake_picamera2.FakePicamera2, "picture",
+                        cv2.GaussianBlur(image, (0, 0), 3))
+    monkeypatch.setenv("COMPANION_DATA", str(tmp_path))
+    monkeypatch.setenv("COMPANION_CAMERA", "picamera2")
+    monkeypatch.setenv("COMPANION_CAMERA_SIZE", f"{image.shape[1]}x{image.shape[0]}")
+    main(["tower", "calibrate", *sample_args])
+    assert "SOFT" in capsys.readouterr().out
+
+
+def test_failed_calibration_leaves_the_old_one_untouched(monkeypatch, capsys, tmp_path,
+                                                         calibration_scene):
+    import cv2
+
+    image, _ = calibration_scene
+    folder = tmp_path / "frames"
+    folder.mkdir()
+    cv2.imwrite(str(folder / "0.png"), image)
+    (tmp_path / "calibration.json").write_text("old")
+    monkeypatch.setenv("COMPANION_DATA", str(tmp_path))
+    monkeypatch.setenv("COMPANION_CAMERA", "folder")
+    monkeypatch.setenv("COMPANION_CAMERA_FOLDER", str(folder))
+    code = main(["tower", "calibrate", "--sample", "red=0,0,5000,10"])  # outside the photo
+    out = capsys.readouterr()
+    assert code == 2 and "unchanged" in out.out and "outside" in out.err
+    assert (tmp_path / "calibration.json").read_text() == "old"
+    assert [p.name for p in tmp_path.glob("*.json")] == ["calibration.json"]  # no scratch left
+
+
+def test_calibrate_needs_a_sample_and_an_unknown_option_elsewhere_is_refused(capsys):
+    assert main(["tower", "calibrate"]) == 2
+    assert "--sample" in capsys.readouterr().out
+    with pytest.raises(SystemExit):
+        main(["tower", "check", "--sample", "red=1,2,3,4"])

@@ -203,21 +203,22 @@ def test_status_listeners_hear_led_changes(devices):
     assert heard[0] == "counting" and heard[-1] == "ready"
 
 
-def test_from_settings_opens_the_pi_camera_with_the_saved_lock(tmp_path, monkeypatch):
+def test_from_settings_still_reads_the_old_exposure_lock_file(tmp_path, monkeypatch):
     import sys
 
     from companion.config import Settings
-    from companion.hw.cameras.picam import ExposureLock
     from tests.hw import fake_picamera2
 
     fake = fake_picamera2.module()
     monkeypatch.setitem(sys.modules, "picamera2", fake)
-    ExposureLock(15000, 1.25, (1.8, 1.4)).save(tmp_path / "camera-lock.json")
+    (tmp_path / "camera-lock.json").write_text(
+        '{"exposure_us": 15000, "analogue_gain": 1.25, "colour_gains": [1.8, 1.4]}')
     tower = Tower.from_settings(Settings(camera="auto", gpio="mock", data_dir=tmp_path),
-                                environ={})
+                                environ={"COMPANION_RASPBERRY_PI": "0"})
     try:
         device = fake.Picamera2.instances[-1]
-        assert device.controls["ExposureTime"] == 15000 and device.controls["AeEnable"] is False
+        assert device.control_calls[0] == {"ExposureTime": 15000, "AnalogueGain": 1.25,
+                                           "ColourGains": (1.8, 1.4)}
         status = tower.status()
         assert status["camera"]["backend"] == "picamera2" and not tower.simulated
         assert status["calibrated"] is False  # no colour calibration saved yet

@@ -132,7 +132,8 @@ def test_auto_detection_falls_back_to_the_simulated_tower(no_real_camera, monkey
         raise BadPinFactory("Unable to load any default pin factory!")
 
     monkeypatch.setattr(Device, "_default_pin_factory", staticmethod(no_pi))
-    tower = Tower.from_settings(Settings(camera="auto", gpio="auto"), environ={})
+    tower = Tower.from_settings(Settings(camera="auto", gpio="auto"),
+                                environ={"COMPANION_RASPBERRY_PI": "0"})
     try:
         status = tower.status()
         assert tower.simulated and status["camera"]["backend"] == "synthetic"

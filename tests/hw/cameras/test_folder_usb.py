@@ -43,10 +43,14 @@ def test_unreadable_recorded_frame(tmp_path):
 
 
 class FakeCapture:
-    """Stands in for cv2.VideoCapture: a queue of frames, counting grabs."""
+    """Stands in for cv2.VideoCapture: a queue of frames, counting grabs; reports what its
+    automatic modes reached and refuses the properties in ``refuses`` (as drivers do)."""
 
     opened = True
     fail_after: int | None = None
+    refuses: frozenset[int] = frozenset()
+    reported = {cv2.CAP_PROP_EXPOSURE: 156.0, cv2.CAP_PROP_GAIN: 32.0,
+                cv2.CAP_PROP_WB_TEMPERATURE: 4600.0, cv2.CAP_PROP_FOCUS: 0.0}
 
     def __init__(self, device):
         self.device = device
@@ -58,8 +62,13 @@ class FakeCapture:
         return self.opened
 
     def set(self, prop, value):
+        if prop in self.refuses:
+            return False
         self.props[prop] = value
         return True
+
+    def get(self, prop):
+        return self.props.get(prop, self.reported.get(prop, 0.0))
 
     def grab(self):
         self.frame_no += 1
@@ -84,7 +93,7 @@ def fake_capture(monkeypatch):
         return made[-1]
 
     monkeypatch.setattr(usb.cv2, "VideoCapture", factory)
-    FakeCapture.opened, FakeCapture.fail_after = True, None
+    FakeCapture.opened, FakeCapture.fail_after, FakeCapture.refuses = True, None, frozenset()
     return made
 
 
@@ -99,6 +108,38 @@ def test_usb_camera_settings_and_fresh_frames(fake_capture):
     frame = cam.capture()
     assert cap.frame_no == before + 3  # two queued frames dropped, the third returned
     assert frame[0, 0, 0] == before + 3
+
+
+def test_usb_camera_fixes_what_auto_reached_and_keeps_what_the_driver_took(fake_capture):
+    FakeCapture.refuses = frozenset({cv2.CAP_PROP_AUTOFOCUS})  # a webcam without focus control
+    cam = usb.OpenCVCamera("/dev/video7", size=(640, 480), meter_frames=5)
+    cap = fake_capture[0]
+    assert cap.props[cv2.CAP_PROP_AUTO_EXPOSURE] == 1 and cap.props[cv2.CAP_PROP_AUTO_WB] == 0
+    assert cam.settings() == {"backend": "opencv", "device": "/dev/video7", "size": [640, 480],
+                              "controls": {"exposure": 156.0, "gain": 32.0,
+                                           "wb_temperature": 4600.0}}
+    assert cam.warnings == []
+    again = usb.OpenCVCamera("/dev/video7", settings=cam.settings())
+    restored = fake_capture[1]
+    assert restored.props[cv2.CAP_PROP_EXPOSURE] == 156.0
+    assert restored.props[cv2.CAP_PROP_WB_TEMPERATURE] == 4600.0
+    assert again.controls == cam.controls
+
+
+def test_usb_driver_refusing_manual_exposure_is_a_warning(fake_capture):
+    FakeCapture.refuses = frozenset({cv2.CAP_PROP_AUTO_EXPOSURE})
+    cam = usb.OpenCVCamera("/dev/video7", meter_frames=0)
+    assert "exposure" not in cam.controls
+    assert any("did not accept a fixed exposure" in w for w in cam.warnings)
+
+
+def test_usb_ignores_pi_camera_settings_and_bad_values(fake_capture):
+    cam = usb.OpenCVCamera("/dev/video7", meter_frames=0, settings={
+        "backend": "picamera2", "controls": {"ExposureTime": 9000}})
+    assert cam.controls["exposure"] == 156.0  # metered, not the Pi camera's microseconds
+    cam = usb.OpenCVCamera("/dev/video7", settings={
+        "backend": "opencv", "controls": {"exposure": "bright", "gain": 12}})
+    assert cam.controls == {"gain": 12.0}
 
 
 def test_usb_camera_that_does_not_open(fake_capture):

@@ -1,13 +1,26 @@
-"""The Picamera2 backend's configuration logic, against the fake library in fake_picamera2.py."""
+"""The Picamera2 backend against the fake library in fake_picamera2.py: which controls it
+sends, in which order, that it checks they took, focus, fresh frames, and import failures."""
 
 from __future__ import annotations
+
+import sys
 
 import numpy as np
 import pytest
 
-from companion.hw.cameras.picam import ExposureLock, Picamera2Camera, channel_order_of
-from companion.hw.errors import CameraUnavailableError, HardwareError
+from companion.hw.cameras.picam import (
+    ExposureLock,
+    Picamera2Camera,
+    channel_order_of,
+    lens_position_for,
+    settings_controls,
+)
+from companion.hw.errors import CameraSettingsError, CameraUnavailableError, HardwareError
 from tests.hw import fake_picamera2
+
+SAVED = {"backend": "picamera2", "model": "imx708",
+         "controls": {"ExposureTime": 12000, "AnalogueGain": 2.0, "ColourGains": [1.9, 1.5],
+                      "AfMode": 0, "LensPosition": 7.25}}
 
 
 @pytest.fixture
@@ -22,25 +35,86 @@ def open_cam(fake, **kw):
     return cam, device
 
 
-def test_requests_rgb888_and_locks_ae_and_awb_from_a_saved_lock(fake):
-    lock = ExposureLock(exposure_us=12000, analogue_gain=2.0, colour_gains=(1.9, 1.5))
-    cam, device = open_cam(fake, lock=lock)
+def test_restoring_sends_values_only_before_start_then_waits_for_them(fake):
+    cam, device = open_cam(fake, settings=SAVED)
     assert device.config["main"] == {"format": "RGB888", "size": (64, 48)}
-    assert device.queue is False  # no frames kept back for later captures
-    expected = {"AeEnable": False, "AwbEnable": False, "ExposureTime": 12000,
-                "AnalogueGain": 2.0, "ColourGains": (1.9, 1.5)}
-    assert device.config["controls"] == expected  # locked from the very first frame
-    assert device.controls == expected
-    assert cam.lock == lock
+    assert device.calls[:3] == ["configure", "set_controls", "start"]
+    sent = device.control_calls[0]
+    assert sent == {"ExposureTime": 12000, "AnalogueGain": 2.0, "ColourGains": (1.9, 1.5),
+                    "AfMode": 0, "LensPosition": 7.25}
+    assert not any("AeEnable" in c or "AwbEnable" in c for c in device.control_calls)
+    assert cam.frames_to_apply == 1 and cam.warnings == []  # set before start: in force at once
+    assert cam.restored and "restored from the calibration" in cam.description
+    cam.capture()
+    assert device.calls[-1] == "capture_request(flush=True)"
 
 
-def test_without_a_lock_it_meters_once_then_freezes(fake):
+def test_metering_focuses_once_freezes_and_drops_frames_until_the_metadata_shows_it(fake):
     cam, device = open_cam(fake)
-    assert device.config["controls"] == {}  # AE/AWB run while metering
-    assert device.control_calls[-1] == {"AeEnable": False, "AwbEnable": False,
-                                        "ExposureTime": 8123, "AnalogueGain": 1.75,
-                                        "ColourGains": (2.1, 1.6)}
-    assert cam.lock == ExposureLock(8123, 1.75, (2.1, 1.6))
+    calls = device.calls
+    assert calls[:3] == ["configure", "start", "autofocus_cycle"]
+    assert calls.index("set_controls") > calls.index("autofocus_cycle")
+    assert device.control_calls == [{"AfMode": 0, "LensPosition": 8.0, "ExposureTime": 8120,
+                                     "AnalogueGain": 1.75, "ColourGains": (2.1, 1.6)}]
+    assert 1 <= cam.frames_to_apply <= device.delay
+    assert cam.settings() == {"backend": "picamera2", "model": "imx708", "size": [64, 48],
+                              "controls": {"AfMode": 0, "LensPosition": 8.0,
+                                           "ExposureTime": 8120, "AnalogueGain": 1.75,
+                                           "ColourGains": [2.1, 1.6]}}
+
+
+def test_frames_are_dropped_until_the_metadata_shows_the_values(fake, monkeypatch):
+    monkeypatch.setattr(fake_picamera2.FakePicamera2, "start_delay", 4)
+    cam, device = open_cam(fake, settings=SAVED)
+    assert cam.frames_to_apply == 4 and not cam.warnings
+    assert device.calls[3:7] == ["capture_metadata"] * 4  # the dropped frames, before any capture
+
+
+def test_settings_round_trip_through_a_new_camera(fake):
+    first, _ = open_cam(fake)
+    second, device = open_cam(fake, settings=first.settings())
+    assert device.control_calls[0] == first.controls
+    assert "autofocus_cycle" not in device.calls  # the saved focus, not a new cycle
+
+
+def test_focus_from_the_tray_distance(fake):
+    cam, device = open_cam(fake, focus_distance_m=0.125)
+    assert lens_position_for(0.125) == 8.0
+    assert "autofocus_cycle" not in device.calls
+    assert cam.controls["LensPosition"] == 8.0 and cam.controls["AfMode"] == 0
+
+
+def test_a_tray_closer_than_the_lens_can_focus_is_clamped_with_a_warning(fake):
+    cam, _ = open_cam(fake, focus_distance_m=0.05)  # 20 dioptres; the fake lens stops at 15
+    assert cam.controls["LensPosition"] == 15.0
+    assert any("closer than this lens can focus" in w for w in cam.warnings)
+
+
+def test_failed_autofocus_is_a_warning_not_a_failure(fake, monkeypatch):
+    monkeypatch.setattr(fake_picamera2.FakePicamera2, "af_success", False)
+    cam, _ = open_cam(fake)
+    assert any("--distance" in w for w in cam.warnings)
+
+
+def test_camera_without_focus_motor_gets_no_focus_controls(fake):
+    fake.Picamera2.has_focus = False
+    cam, device = open_cam(fake, settings=SAVED)
+    assert "LensPosition" not in device.control_calls[0] and "AfMode" not in device.control_calls[0]
+    assert any("no focus motor" in w for w in cam.warnings)
+
+
+def test_a_camera_that_never_takes_the_values_is_noticed(fake, monkeypatch):
+    monkeypatch.setattr(fake_picamera2.FakePicamera2, "ignore_controls", True)
+    cam, _ = open_cam(fake, settings=SAVED, apply_frames=5)
+    assert cam.frames_to_apply is None
+    assert any("did not take the fixed settings within 5 frames" in w and "ExposureTime" in w
+               for w in cam.warnings)
+
+
+def test_exposure_rounded_by_the_sensor_still_counts_as_applied(fake):
+    saved = {**SAVED, "controls": {**SAVED["controls"], "ExposureTime": 12005}}  # 12005 → 11998
+    cam, _ = open_cam(fake, settings=saved)
+    assert cam.frames_to_apply == 1
 
 
 def test_capture_is_bgr_and_red_cube_reads_red(fake):
@@ -66,24 +140,60 @@ def test_channel_order_check():
         channel_order_of(bgr, (50, 50, 5, 5))
 
 
-def test_queued_frames_from_before_the_call_are_dropped(fake):
+def test_flush_capture_skips_queued_frames(fake):
     cam, device = open_cam(fake)
     device.stale = 3
+    released = device.released
     frame = cam.capture()
     assert frame[0, 0, 1] == device.now_ns % 256  # the newest request, not a queued one
-    assert device.released == 4  # every request went back to the library
+    assert device.released - released == 4  # three dropped by the library, ours released
 
 
-def test_only_stale_frames_is_a_clear_error(fake):
-    cam, device = open_cam(fake, max_stale=2)
+@pytest.fixture
+def old():
+    return fake_picamera2.module(fake_picamera2.OldPicamera2)
+
+
+def test_older_picamera2_drops_frames_begun_before_the_call(old):
+    cam, device = open_cam(old)
+    device.stale, device.straddle = 2, 1
+    device.straddle_end_ns = device.now_ns + 1_000_000  # ends after the call, began before
+    frame = cam.capture()
+    assert device.calls[-4:] == ["capture_request()"] * 4
+    assert frame[0, 0, 1] == device.now_ns % 256
+
+
+def test_older_picamera2_only_stale_frames_is_a_clear_error(old):
+    cam, device = open_cam(old, max_stale=2)
     device.stale = 10
     with pytest.raises(CameraUnavailableError, match="only sends old frames"):
         cam.capture()
 
 
+def test_older_picamera2_timestamps_from_another_clock_fall_back_to_flushing(old, caplog):
+    cam, device = open_cam(old, flush_frames=2)
+    device.clock_offset = -3_600 * 10**9  # an hour behind: not a queued frame, another clock
+    with caplog.at_level("WARNING"):
+        cam.capture()
+        released = device.released
+        cam.capture()
+    assert not cam.timestamps_usable
+    assert device.released - released == 3  # two dropped, one returned
+    assert caplog.text.count("another clock") == 1
+
+
 def test_no_camera_connected(fake):
     fake.Picamera2.cameras = []
     with pytest.raises(CameraUnavailableError, match="ribbon cable"):
+        Picamera2Camera(module=fake)
+
+
+def test_camera_busy_names_the_likely_culprit(fake, monkeypatch):
+    def busy(self, camera_num=0):
+        raise RuntimeError("Failed to acquire camera: Device or resource busy")
+
+    monkeypatch.setattr(fake_picamera2.FakePicamera2, "__init__", busy)
+    with pytest.raises(CameraUnavailableError, match="systemctl stop companion"):
         Picamera2Camera(module=fake)
 
 
@@ -93,14 +203,34 @@ def test_camera_dying_mid_game_is_camera_unavailable(fake):
     with pytest.raises(CameraUnavailableError, match="enter the counts by hand"):
         cam.capture()
     cam.close()
-    assert device.closed
+    assert device.closed and device.calls[-2:] == ["stop", "close"]
 
 
 def test_library_missing_is_camera_unavailable(monkeypatch):
-    import sys
-
     monkeypatch.setitem(sys.modules, "picamera2", None)  # makes the import fail
     with pytest.raises(CameraUnavailableError, match="apt install python3-picamera2"):
+        Picamera2Camera()
+
+
+def test_numpy_abi_mismatch_on_import_is_camera_unavailable_with_the_repair(monkeypatch,
+                                                                            tmp_path):
+    monkeypatch.delitem(sys.modules, "picamera2", raising=False)
+    monkeypatch.syspath_prepend(str(fake_picamera2.broken_package(tmp_path)))
+    with pytest.raises(CameraUnavailableError) as caught:
+        Picamera2Camera()
+    message = str(caught.value)
+    assert "numpy.dtype size changed" in message and "make run" in message
+    assert np.__version__ in message
+    assert isinstance(caught.value.__cause__, ValueError)
+
+
+@pytest.mark.parametrize("error", ["RuntimeError('libcamera went away')",
+                                   "ImportError('No module named libcamera', name='libcamera')",
+                                   "OSError(5, 'I/O error')"])
+def test_any_import_failure_is_camera_unavailable(monkeypatch, tmp_path, error):
+    monkeypatch.delitem(sys.modules, "picamera2", raising=False)
+    monkeypatch.syspath_prepend(str(fake_picamera2.broken_package(tmp_path, error)))
+    with pytest.raises(CameraUnavailableError, match="Picamera2 cannot load .*companion doctor"):
         Picamera2Camera()
 
 
@@ -109,23 +239,27 @@ def test_bad_channel_order_is_refused(fake):
         Picamera2Camera(module=fake, channel_order="grb")
 
 
-def test_lock_file_round_trip_and_broken_file(tmp_path):
-    lock = ExposureLock(9000, 1.5, (2.0, 1.7))
+def test_bad_saved_settings_are_a_clear_error():
+    with pytest.raises(CameraSettingsError, match="ExposureTime"):
+        settings_controls({"backend": "picamera2", "controls": {"ExposureTime": -5}})
+    with pytest.raises(CameraSettingsError, match="no controls"):
+        settings_controls({"backend": "picamera2", "controls": "fast"})
+    assert settings_controls({"backend": "opencv", "controls": {"exposure": -6}}) == {}
+    assert settings_controls({}) == {}
+
+
+def test_settings_of_another_backend_are_not_restored_but_metered(fake):
+    cam, device = open_cam(fake, settings={"backend": "opencv", "controls": {"exposure": -6}})
+    assert not cam.restored and "autofocus_cycle" in device.calls
+
+
+def test_old_lock_file_still_reads(tmp_path, fake):
     path = tmp_path / "camera-lock.json"
-    lock.save(path)
-    assert ExposureLock.load(path) == lock
+    path.write_text('{"exposure_us": 9000, "analogue_gain": 1.5, "colour_gains": [2.0, 1.7]}')
+    lock = ExposureLock.load(path)
+    cam, device = open_cam(fake, settings=lock.as_settings())
+    assert device.control_calls[0] == {"ExposureTime": 9000, "AnalogueGain": 1.5,
+                                       "ColourGains": (2.0, 1.7)}
     path.write_text("{not json")
-    with pytest.raises(HardwareError, match="companion tower lock"):
+    with pytest.raises(CameraSettingsError, match="companion tower calibrate"):
         ExposureLock.load(path)
-
-
-def test_timestamps_from_another_clock_fall_back_to_flushing(fake, caplog):
-    cam, device = open_cam(fake, flush_frames=2)
-    device.clock_offset = -3_600 * 10**9  # an hour behind: not a queued frame, another clock
-    with caplog.at_level("WARNING"):
-        cam.capture()
-        released = device.released
-        cam.capture()
-    assert not cam.timestamps_usable
-    assert device.released - released == 3  # two dropped, one returned
-    assert caplog.text.count("another clock") == 1
