@@ -199,6 +199,14 @@ class TowerControls:
             except Exception:  # one faulty listener must not silence the others
                 log.exception("button listener failed")
 
+    def pressed_now(self) -> dict[str, bool]:
+        """Which buttons read as pressed at this moment (at rest: none — else a wiring fault)."""
+        return {name: bool(button.is_pressed) for name, button in self._buttons.items()}
+
+    def led_lit(self) -> bool:
+        """Whether the LED pin is driven on right now (what the pin says, not what an eye sees)."""
+        return bool(self._led.value)
+
     def close(self) -> None:
         """Release the pins (the LED goes dark)."""
         self._close_partial()
