@@ -133,3 +133,14 @@ def test_makefile_installs_opencv_from_pypi_only_off_the_pi(system, tmp_path, os
     assert f"--constraint {venv}/constraints.txt" in install[0]
     assert "--system-site-packages" in out
     assert ("opencv" in install[0].split()[-1]) is not pi
+
+
+def test_service_unit_runs_as_the_installing_user_from_this_folder(tmp_path):
+    env = {**os.environ, "COMPANION_USER": "alice", "COMPANION_DATA": str(tmp_path / "games")}
+    unit = subprocess.run([str(ROOT / "scripts" / "install-service"), "--print"], env=env,
+                          capture_output=True, text=True, check=True).stdout
+    assert "User=alice" in unit.splitlines()
+    assert f"WorkingDirectory={ROOT.resolve()}" in unit.splitlines()
+    assert f"ExecStart={ROOT.resolve()}/.venv/bin/python -m companion serve" in unit
+    assert f"Environment=COMPANION_DATA={tmp_path / 'games'}" in unit
+    assert "@" not in unit and "User=pi" not in unit
