@@ -1,10 +1,20 @@
-"""Calibration: what the tray, a cube and each colour look like to this camera.
+"""Calibration: what the tray, a cube and each colour look like to this camera, learned from
+one photo.
 
-``calibrate`` turns one photo with sample boxes (each box holds exactly one cube of a known
-colour) into colour models in the light-corrected space, the area of one cube, the tray outline
-and the working resolution. ``save_calibration`` / ``load_calibration`` keep it as versioned
-JSON; loading validates every field and raises :class:`CalibrationError` with a sentence that
-says what is wrong. The lookup table is derived on load, never stored.
+``calibrate`` takes a photo with sample boxes (each box holds exactly one cube of a known
+colour; one box per shade; any subset of colours, at least one) and learns:
+
+- a *reference* per sample box (the cube's colour, :class:`~companion.vision.classify.Reference`);
+- the tray's references — everything in the tray outline outside the sample boxes, plus optional
+  background boxes and an empty-tray photo: dark, bright, wooden, two-tone, rails, screws,
+  shadows, reflections. Nothing is assumed about the tray;
+- one cube's area and radius, measured on the class map exactly as the counter measures blobs;
+- the tray outline and the working resolution.
+
+``save_calibration`` / ``load_calibration`` keep it as versioned JSON; loading validates every
+field and raises :class:`CalibrationError` with a sentence that says what is wrong. The lookup
+tables are derived on load, never stored. A calibration is never half made: ``calibrate``
+returns a complete one or raises.
 """
 
 from __future__ import annotations
@@ -12,6 +22,8 @@ from __future__ import annotations
 import functools
 import json
 import math
+import os
+import tempfile
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -20,14 +32,25 @@ import cv2
 import numpy as np
 
 from companion.vision import light
-from companion.vision.classify import ColorModel, classify, full_lut
+from companion.vision.classify import (AMBIGUOUS, BACKGROUND, CLASS_NAMES, Reference, code_of, full_tables,
+                                       to_lab)
 from companion.vision.colors import CUBE_COLORS
 from companion.vision.errors import CalibrationError, ImageReadError, ImageSizeError
+from companion.vision.frontend import class_map
 from companion.vision.segment import find_blobs
 
 FORMAT = "immortals-tower-calibration"
-VERSION = 1
+VERSION = 2
 WORKING_SIDE = 16.0  # a cube should be about this many pixels wide at working resolution
+MAX_SCALE = 6
+TRAY_LOOKS = 6  # k-means clusters for the tray
+TRAY_SAMPLE = 30000  # tray pixels the clusters are learned from (a random subset)
+MIN_LOOK_SHARE = 0.003  # a tray look covering less than this share of the tray is noise
+SAME_COLOUR = 2.0  # references of two colours closer than this cannot be told apart
+CLOSE_COLOUR = 4.0  # … closer than this: a warning
+TWO_HUES = 35.0  # degrees of hue between two colourful halves of a box that mean two cubes
+SHADOW_TINT = 20.0  # Lab chroma distance from the tray within which a darker pixel is shadow
+SHADOW_DEPTH = 0.55  # … as long as its lightness is at least this share of the tray's  # chroma distance (Lab) between two halves of a box that means two cubes
 
 Box = tuple[int, int, int, int]  # x, y, width, height in camera pixels
 
@@ -47,20 +70,35 @@ class Calibration:
     image_size: tuple[int, int]  # width, height of the camera photos
     roi: tuple[tuple[int, int], ...] | None  # tray outline in camera pixels; None = whole photo
     scale: int  # the counter works at 1/scale of the camera resolution
-    cube_area: dict[str, float]  # one cube's classified area, in camera pixels, per colour
-    background: ColorModel
-    colors: dict[str, ColorModel]
+    references: tuple[Reference, ...]  # tray looks and cube colours
+    cube_area: dict[str, float]  # one cube's blob area, camera pixels, per calibrated colour
+    cube_radius: dict[str, float]  # one cube's blob radius (largest inscribed disc), camera pixels
+    tray_bgr: tuple[float, float, float]  # median colour of the tray in the calibration photo
     samples: tuple[Sample, ...] = field(default=())
+    backgrounds: tuple[Box, ...] = field(default=())
     # Camera settings held while the calibration photo was taken (exposure, gain, white balance,
     # focus — whatever the backend can fix), restored by the camera backend on start so the
     # light does not drift between calibration and battles. Keys belong to the backend
     # (``{"backend": "picamera2", "controls": {...}}``); the counter never reads them.
     camera: dict = field(default_factory=dict)
+    warnings: tuple[str, ...] = field(default=())  # things worth telling the person calibrating
+
+    @property
+    def colors(self) -> tuple[str, ...]:
+        """The calibrated colours, in the package's colour order."""
+        present = {r.code for r in self.references}
+        return tuple(c for c in CUBE_COLORS if code_of(c) in present)
+
+    def missing(self, colors: Iterable[str]) -> tuple[str, ...]:
+        """Those of ``colors`` this calibration cannot count (no sample of them)."""
+        have = set(self.colors)
+        return tuple(c for c in colors if c not in have)
 
     @functools.cached_property
-    def lut(self) -> np.ndarray:
-        """The colour table spread to every 8-bit colour (built on first use, 16 MB)."""
-        return full_lut(self.background, tuple(sorted(self.colors.items())))
+    def tables(self) -> tuple[np.ndarray, np.ndarray]:
+        """The class table spread to every 8-bit colour (16 MB) and the reference table (built
+        on first use)."""
+        return full_tables(self.references)
 
     @property
     def cube_side(self) -> float:
@@ -74,20 +112,19 @@ class Calibration:
             "image_size": list(self.image_size),
             "roi": None if self.roi is None else [list(p) for p in self.roi],
             "scale": self.scale,
+            "colors": list(self.colors),
+            "references": [r.to_dict() for r in self.references],
             "cube_area": {c: round(a, 2) for c, a in self.cube_area.items()},
-            "background": _model_dict(self.background),
-            "colors": {c: _model_dict(m) for c, m in self.colors.items()},
+            "cube_radius": {c: round(r, 3) for c, r in self.cube_radius.items()},
+            "tray_bgr": [round(v, 2) for v in self.tray_bgr],
             "samples": [{"color": s.color, "box": list(s.box)} for s in self.samples],
+            "backgrounds": [list(b) for b in self.backgrounds],
             "camera": self.camera,
+            "warnings": list(self.warnings),
         }
 
 
-def _model_dict(model: ColorModel) -> dict:
-    return {"mean": [round(v, 3) for v in model.mean],
-            "cov": [[round(v, 3) for v in row] for row in model.cov]}
-
-
-# ---------------------------------------------------------------- building one
+# ---------------------------------------------------------------- checking input
 
 def check_image(image: object, what: str = "The photo") -> np.ndarray:
     """``image`` as an H×W×3 uint8 array, or :class:`ImageReadError`."""
@@ -138,111 +175,258 @@ def _check_box(box: Sequence[int], width: int, height: int, what: str) -> Box:
     return x, y, w, h
 
 
-def _cube_in_box(norm: np.ndarray, bg_mean: np.ndarray, box: Box, scale: int, what: str) -> np.ndarray:
-    """Mask (box-sized, working resolution) of the biggest non-tray region in a sample box."""
-    x, y, w, h = (v // scale for v in box)
-    sub = norm[y:y + max(h, 1), x:x + max(w, 1)].astype(np.float32)
-    differs = (np.linalg.norm(sub - bg_mean, axis=2) > 30).astype(np.uint8)
-    count, labels, stats, _ = cv2.connectedComponentsWithStats(differs, connectivity=8)
-    if count < 2 or stats[1:, cv2.CC_STAT_AREA].max() < 4:
-        raise CalibrationError(f"The {what} sample box {','.join(map(str, box))} shows no cube: "
-                               "it looks like empty tray. Draw the box around one cube.")
-    biggest = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
-    return labels == biggest
+def _box_text(box: Box) -> str:
+    return ",".join(map(str, box))
 
+
+# ---------------------------------------------------------------- one cube in its box
+
+def _cube_in_box(image: np.ndarray, sample: Sample) -> np.ndarray:
+    """Mask (box-sized, camera pixels) of the one object in a sample box.
+
+    The box's border ring is the local tray; the object is what differs from it, the largest
+    such region nearest the box centre. Raises when there is none or when it holds two colours.
+    """
+    x, y, w, h = sample.box
+    sub = image[y:y + h, x:x + w]
+    lab = to_lab(sub)
+    ring_width = max(2, int(round(0.12 * min(w, h))))
+    ring = np.ones((h, w), bool)
+    ring[ring_width:h - ring_width, ring_width:w - ring_width] = False
+    ring_lab = lab[ring]
+    median = np.median(ring_lab, axis=0)
+    usual = ring_lab[np.linalg.norm(ring_lab - median, axis=1) < 30]  # not a neighbour's corner
+    local = Reference.from_lab(BACKGROUND, usual if len(usual) >= 8 else ring_lab)
+    differs = local.distance(lab.reshape(-1, 3)).reshape(h, w) > 5.0
+    # A cube's shadow is the tray, darker: same tint, at least about half as light. A black
+    # cube is far darker than that, so it stays an object.
+    tint = np.hypot(lab[..., 1] - local.lab[1], lab[..., 2] - local.lab[2])
+    shadow = (tint < SHADOW_TINT) & (lab[..., 0] < local.lab[0]) & (lab[..., 0] >= SHADOW_DEPTH * local.lab[0])
+    differs = (differs & ~shadow).astype(np.uint8)
+    side = math.sqrt(w * h)
+    k = max(3, int(side / 20) | 1)
+    differs = cv2.morphologyEx(differs, cv2.MORPH_OPEN, np.ones((k, k), np.uint8))
+    count, labels, stats, centres = cv2.connectedComponentsWithStats(differs, connectivity=8)
+    if count < 2 or stats[1:, cv2.CC_STAT_AREA].max() < max(16, 0.04 * w * h):
+        raise CalibrationError(f"The {sample.color} sample box {_box_text(sample.box)} shows no cube: "
+                               "it looks like empty tray. Draw the box around one cube.")
+    # The biggest object, preferring ones near the centre (a neighbour's corner may poke in).
+    off = np.hypot(centres[1:, 0] - w / 2, centres[1:, 1] - h / 2) / side
+    score = stats[1:, cv2.CC_STAT_AREA] * np.clip(1.2 - off, 0.1, 1.0)
+    mask = labels == 1 + int(np.argmax(score))
+    _check_one_colour(lab[mask], sample, local.lab[0])
+    return mask
+
+
+def _check_one_colour(lab: np.ndarray, sample: Sample, tray_lightness: float) -> None:
+    """Raise when a box's object is two cubes of clearly different colours.
+
+    Shading changes a colour's lightness and chroma but hardly its hue, so two halves are two
+    colours when both are colourful and their hues differ, or when one is colourful and the
+    other grey and far darker than any shadow (a black cube beside a coloured one).
+    """
+    if len(lab) < 20:
+        return
+    ab = np.ascontiguousarray(lab[:, 1:] - 128.0, np.float32)
+    criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 0.5)
+    cv2.setRNGSeed(1)
+    _, labels, _ = cv2.kmeans(ab, 2, None, criteria, 2, cv2.KMEANS_PP_CENTERS)
+    labels = labels.ravel()
+    share = float(labels.mean())
+    if min(share, 1 - share) < 0.25:
+        return
+    halves = [lab[labels == j] for j in (0, 1)]
+    a, b = (np.median(h[:, 1:] - 128.0, axis=0) for h in halves)
+    chroma = [float(np.hypot(*a)), float(np.hypot(*b))]
+    hue_gap = abs((math.degrees(math.atan2(a[1], a[0]) - math.atan2(b[1], b[0])) + 180) % 360 - 180)
+    two_hues = min(chroma) > 15 and hue_gap > TWO_HUES
+    grey = int(np.argmin(chroma))
+    black_beside = (chroma[grey] < 8 and chroma[1 - grey] > 30
+                    and float(np.median(halves[grey][:, 0])) < 0.45 * tray_lightness)
+    if two_hues or black_beside:
+        raise CalibrationError(f"The {sample.color} sample box {_box_text(sample.box)} holds two "
+                               "colours; draw it around one cube only.")
+
+
+def _core(mask: np.ndarray) -> np.ndarray:
+    """The inside of an object mask, away from its edge (which mixes with the tray)."""
+    side = math.sqrt(float(mask.sum()))
+    k = max(3, int(side / 6) | 1)
+    core = cv2.erode(mask.view(np.uint8), np.ones((k, k), np.uint8)).astype(bool)
+    return core if core.sum() >= 12 else mask
+
+
+# ---------------------------------------------------------------- the tray
+
+def _tray_pixels(small: np.ndarray, scale: int, samples: Sequence[Sample], backgrounds: Sequence[Box],
+                 roi_points, cube_refs: Sequence[Reference]) -> np.ndarray:
+    """N×3 BGR pixels of tray in the working image: inside the outline, outside every sample
+    box, plus the background boxes; pixels that look like a sampled cube colour are left out
+    (unmarked cubes of those colours)."""
+    h, w = small.shape[:2]
+    keep = np.ones((h, w), np.uint8)
+    if roi_points is not None:
+        keep[:] = 0
+        cv2.fillPoly(keep, [np.round(np.array(roi_points, np.float64) / scale).astype(np.int32)], 1)
+    for s in samples:
+        x, y, bw, bh = s.box
+        pad = int(0.25 * max(bw, bh))  # shadows and rims beside the cube stay out
+        keep[max(0, (y - pad) // scale):(y + bh + pad) // scale + 1,
+             max(0, (x - pad) // scale):(x + bw + pad) // scale + 1] = 0
+    for x, y, bw, bh in backgrounds:
+        keep[y // scale:(y + bh) // scale + 1, x // scale:(x + bw) // scale + 1] = 1
+    pixels = small[keep.view(bool)]
+    if len(pixels) and cube_refs:
+        lab = to_lab(pixels)
+        near = np.min([r.distance(lab) for r in cube_refs], axis=0) < 3.0
+        pixels = pixels[~near]
+    return pixels
+
+
+def _tray_references(pixels: np.ndarray, cube_refs: Sequence[Reference]) -> list[Reference]:
+    """The tray's looks: k-means clusters of its pixels in Lab, each a reference."""
+    if len(pixels) < 50:
+        raise CalibrationError("Hardly any empty tray is visible in the calibration photo; "
+                               "leave space around the sample cubes or mark --background boxes.")
+    rng = np.random.default_rng(7)
+    if len(pixels) > TRAY_SAMPLE:
+        pixels = pixels[rng.choice(len(pixels), TRAY_SAMPLE, replace=False)]
+    lab = to_lab(pixels).astype(np.float32)
+    k = min(TRAY_LOOKS, max(1, len(pixels) // 200))
+    criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 30, 0.5)
+    cv2.setRNGSeed(3)
+    _, labels, _ = cv2.kmeans(lab, k, None, criteria, 2, cv2.KMEANS_PP_CENTERS)
+    labels = labels.ravel()
+    refs = []
+    for j in range(k):
+        members = pixels[labels == j]
+        share = len(members) / len(pixels)
+        if share < MIN_LOOK_SHARE or len(members) < 8:
+            continue
+        ref = Reference.from_pixels(BACKGROUND, members, share)
+        if any(c.distance(np.array([ref.lab]))[0] < 3.0 for c in cube_refs):
+            continue  # unmarked cubes of a sampled colour, not tray
+        refs.append(ref)
+    if not refs:
+        raise CalibrationError("The calibration photo shows no empty tray apart from cubes; "
+                               "take it with a few cubes spread out on the tray.")
+    return refs
+
+
+def _colour_warnings(cube_refs: Sequence[Reference], tray_refs: Sequence[Reference]) -> list[str]:
+    """Raise when two colours cannot be told apart; warnings when they are close, or a colour
+    is close to the tray."""
+    warnings = []
+    for i, a in enumerate(cube_refs):
+        for b in cube_refs[i + 1:]:
+            if a.code == b.code:
+                continue
+            d = min(a.distance(np.array([b.lab]))[0], b.distance(np.array([a.lab]))[0])
+            if d < SAME_COLOUR:
+                raise CalibrationError(f"The {a.name} and {b.name} samples look the same to the camera; "
+                                       "check that each box holds the right cube, or improve the light.")
+            if d < CLOSE_COLOUR:
+                warnings.append(f"{a.name.capitalize()} and {b.name} look alike under this light; "
+                                "check those counts, or add light.")
+    for a in cube_refs:
+        if any(a.distance(np.array([t.lab]))[0] < 3.0 for t in tray_refs):
+            warnings.append(f"{a.name.capitalize()} cubes look like part of the tray here; "
+                            "a different background under the tray would help.")
+    return sorted(set(warnings))
+
+
+# ---------------------------------------------------------------- calibrate
 
 def calibrate(image: np.ndarray, samples: Iterable[Sample], backgrounds: Iterable[Box] = (),
               empty: np.ndarray | None = None,
               roi: Sequence[Sequence[float]] | None = None) -> Calibration:
-    """Build a calibration from a photo with at least one sample box per cube colour.
+    """Build a calibration from a photo with at least one sample box (any colours).
 
     ``backgrounds`` are boxes of empty tray surface, ``empty`` a photo of the empty tray (any
-    light), ``roi`` the tray outline. Raises :class:`CalibrationError` (bad boxes, missing
-    colours, colours that look alike) or :class:`ImageReadError`; never returns a half-made one.
+    light), ``roi`` the tray outline. Raises :class:`CalibrationError` (bad boxes, a box on no
+    cube or on two colours, colours that look the same) or :class:`ImageReadError`; never
+    returns a half-made calibration.
     """
     image = check_image(image, "The calibration photo")
     height, width = image.shape[:2]
     empty = check_empty(empty, image, "the calibration photo")
     samples = tuple(samples)
+    if not samples:
+        raise CalibrationError("Mark at least one cube: a sample box around one cube of a colour "
+                               "in play (--sample COLOR=X,Y,W,H).")
     for s in samples:
         if s.color not in CUBE_COLORS:
             raise CalibrationError(f"{s.color!r} is not a cube colour; use one of {', '.join(CUBE_COLORS)}.")
-    missing = [c for c in CUBE_COLORS if c not in {s.color for s in samples}]
-    if missing:
-        raise CalibrationError("There is no sample for " + ", ".join(missing) +
-                               ": mark one cube of every colour with --sample COLOR=X,Y,W,H.")
     samples = tuple(Sample(s.color, _check_box(s.box, width, height, s.color)) for s in samples)
     backgrounds = tuple(_check_box(b, width, height, "background") for b in backgrounds)
     roi_points = _check_roi(roi, width, height)
 
-    # Pass 1, full resolution: colour models and the size of a cube.
-    norm = light.corrected(image, empty, scale=1)
-    background = _background_model(norm, backgrounds, roi_points, 1)
-    bg_mean = np.array(background.mean)
-    pixels: dict[str, list[np.ndarray]] = {c: [] for c in CUBE_COLORS}
-    sizes = []
-    for s in samples:
-        mask = _cube_in_box(norm, bg_mean, s.box, 1, s.color)
-        sizes.append(float(mask.sum()))
-        core = cv2.erode(mask.view(np.uint8), np.ones((5, 5), np.uint8)).astype(bool)
+    # The cubes, at camera resolution: one reference per sample box, and their size.
+    masks = [_cube_in_box(image, s) for s in samples]
+    cube_refs = []
+    for s, mask in zip(samples, masks):
         x, y, w, h = s.box
-        sub = norm[y:y + h, x:x + w]
-        pixels[s.color].append(sub[core] if core.sum() >= 8 else sub[mask])
-    colors = {c: ColorModel.from_pixels(np.concatenate(p)) for c, p in pixels.items()}
-    _check_distinct(colors)
-    scale = max(1, min(4, int(math.sqrt(float(np.median(sizes))) / WORKING_SIDE)))
+        cube_refs.append(Reference.from_pixels(code_of(s.color), image[y:y + h, x:x + w][_core(mask)]))
+    side = math.sqrt(float(np.median([m.sum() for m in masks])))
+    scale = max(1, min(MAX_SCALE, int(side / WORKING_SIDE)))
 
-    # Pass 2, working resolution: one cube's area exactly as the counter will measure it.
-    lut = full_lut(background, tuple(sorted(colors.items())))
-    classes = classify(light.corrected(image, empty, scale=scale), lut)
-    areas: dict[str, list[float]] = {c: [] for c in CUBE_COLORS}
+    # The tray, at working resolution: everything else in the outline (and the empty photo).
+    small = light.shrink(image, scale)
+    tray = _tray_pixels(small, scale, samples, backgrounds, roi_points, cube_refs)
+    tray_bgr = tuple(float(v) for v in np.median(tray, axis=0)) if len(tray) else (128.0,) * 3
+    if empty is not None:  # any light: bring it to this photo's light by its median first
+        empty_small = light.shrink(empty, scale)
+        gain = np.array(tray_bgr) / np.maximum(np.median(empty_small.reshape(-1, 3), axis=0), 1.0)
+        relit = np.clip(empty_small.astype(np.float32) * gain, 0, 255).astype(np.uint8)
+        extra = _tray_pixels(relit, scale, (), (), roi_points, cube_refs)
+        tray = np.concatenate([tray, extra]) if len(tray) else extra
+    tray_refs = _tray_references(tray, cube_refs)
+    warnings = _colour_warnings(cube_refs, tray_refs)
+    references = tuple(tray_refs) + tuple(cube_refs)
+
+    # One cube measured exactly as the counter will measure it.
+    tables = full_tables(references)
+    _, classes = class_map(small, references, tables, tray_bgr)
+    blobs = find_blobs(classes)
+    areas: dict[str, list[float]] = {}
+    radii: dict[str, list[float]] = {}
     for s in samples:
         x, y, w, h = (v // scale for v in s.box)
-        blobs = find_blobs(classes[y:y + h, x:x + w])
-        code = CUBE_COLORS.index(s.color) + 1
-        if blobs.count < 2 or blobs.histogram[1:, code].max() < 4:
-            area = 0.0
-        else:  # the cube's blob: all its non-tray pixels, as the counter measures a cube
-            best = 1 + int(np.argmax(blobs.histogram[1:, code]))
-            area = float(blobs.histogram[best, 1:].sum())
-        if area < 4:
-            raise CalibrationError(f"The {s.color} sample box {','.join(map(str, s.box))} holds no "
-                                   f"pixel recognised as {s.color}; is the box on the right cube?")
-        areas[s.color].append(area * scale * scale)
+        inside = blobs.labels[y:y + max(h, 1), x:x + max(w, 1)]
+        code = code_of(s.color)
+        candidates = np.unique(inside[inside > 0])
+        mine = blobs.histogram[:, code] + blobs.histogram[:, code + AMBIGUOUS]
+        best = max(candidates, key=lambda lab: mine[lab], default=None)
+        if best is None or mine[best] < max(4, 0.3 * blobs.histogram[best, 1:].sum()):
+            raise CalibrationError(f"The {s.color} sample box {_box_text(s.box)} holds no cube the "
+                                   f"counter recognises as {s.color}; is the box on the right cube?")
+        areas.setdefault(s.color, []).append(float(blobs.histogram[best, 1:].sum()) * scale * scale)
+        radii.setdefault(s.color, []).append(float(blobs.radius[best]) * scale)
     cube_area = {c: float(np.median(a)) for c, a in areas.items()}
-    return Calibration((width, height), roi_points, scale, cube_area, background, colors, samples)
-
-
-def _background_model(norm, backgrounds, roi_points, scale) -> ColorModel:
-    if backgrounds:
-        parts = [norm[y // scale:(y + h) // scale, x // scale:(x + w) // scale].reshape(-1, 3)
-                 for x, y, w, h in backgrounds]
-        return ColorModel.from_pixels(np.concatenate(parts))
-    flat = norm[::4, ::4].reshape(-1, 3).astype(np.float32)
-    near = flat[np.linalg.norm(flat - light.LEVEL, axis=1) < 25]
-    if len(near) < 16:
-        raise CalibrationError("Hardly any empty tray is visible in the calibration photo; "
-                               "take it with only the sample cubes in the tray.")
-    return ColorModel.from_pixels(near)
-
-
-def _check_distinct(colors: dict[str, ColorModel]) -> None:
-    names = list(colors)
-    for i, a in enumerate(names):
-        mean_a, inv_a = colors[a].widened()
-        for b in names[i + 1:]:
-            mean_b, _ = colors[b].widened()
-            d = mean_b - mean_a
-            if math.sqrt(float(d @ inv_a @ d)) < 3.0:
-                raise CalibrationError(f"The {a} and {b} samples look almost the same to the camera; "
-                                       "check that each box holds the right cube, or improve the light.")
+    cube_radius = {c: float(np.median(r)) for c, r in radii.items()}
+    return Calibration((width, height), roi_points, scale, references, cube_area, cube_radius,
+                       tray_bgr, samples, backgrounds, {}, tuple(warnings))
 
 
 # ---------------------------------------------------------------- JSON
 
 def save_calibration(calibration: Calibration, path: str | Path) -> None:
-    """Write ``calibration`` as JSON (UTF-8, indented); the file loads back equal."""
-    Path(path).write_text(json.dumps(calibration.to_dict(), indent=2) + "\n", encoding="utf-8")
+    """Write ``calibration`` as JSON (UTF-8, indented); the file loads back equal.
+
+    The file is replaced atomically: a crash or a full disk leaves the old calibration whole.
+    """
+    path = Path(path)
+    text = json.dumps(calibration.to_dict(), indent=2) + "\n"
+    fd, tmp = tempfile.mkstemp(prefix=".calibration-", suffix=".json", dir=path.parent or ".")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(text)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
 
 
 def load_calibration(path: str | Path) -> Calibration:
@@ -273,48 +457,63 @@ def calibration_from_dict(data: object, name: str = "The calibration") -> Calibr
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise bad("it is not a tower calibration file")
     if data.get("version") != VERSION:
-        raise bad(f"it has version {data.get('version')!r}, this program reads version {VERSION}")
+        raise bad(f"it was made by another version of the program (version {data.get('version')!r}; "
+                  f"this one reads version {VERSION})")
     try:
         w, h = (int(v) for v in data["image_size"])
         if w < 32 or h < 32:
             raise bad("the photo size is too small")
-        roi = data.get("roi")
         scale = data["scale"]
         if not isinstance(scale, int) or not 1 <= scale <= 8:
             raise bad("the working scale must be a whole number from 1 to 8")
+        references = tuple(_reference_from(r, bad) for r in data["references"])
         areas = {str(c): float(a) for c, a in data["cube_area"].items()}
-        background = _model_from(data["background"], "background", bad)
-        colors = {str(c): _model_from(m, str(c), bad) for c, m in data["colors"].items()}
+        radii = {str(c): float(r) for c, r in data["cube_radius"].items()}
+        tray_bgr = tuple(float(v) for v in data["tray_bgr"])
         samples = tuple(Sample(str(s["color"]), tuple(int(v) for v in s["box"]))
                         for s in data.get("samples", []))
+        backgrounds = tuple(tuple(int(v) for v in b) for b in data.get("backgrounds", []))
         camera = data.get("camera", {})
-        if not isinstance(camera, dict):
-            raise bad("the camera settings must be a JSON object")
+        warnings = tuple(str(v) for v in data.get("warnings", []))
     except (KeyError, TypeError, ValueError) as exc:
         if isinstance(exc, CalibrationError):
             raise
         raise bad(f"a field is missing or has the wrong type ({exc})") from None
-    for c in list(areas) + list(colors):
+    if not isinstance(camera, dict):
+        raise bad("the camera settings must be a JSON object")
+    if len(tray_bgr) != 3 or not all(math.isfinite(v) and v >= 0 for v in tray_bgr):
+        raise bad("the tray colour needs three non-negative numbers")
+    if not any(r.code == BACKGROUND for r in references):
+        raise bad("it has no model of the tray")
+    colors = {CLASS_NAMES[r.code] for r in references if r.code != BACKGROUND}
+    if not colors:
+        raise bad("it has no cube colour")
+    for c in list(areas) + list(radii):
         if c not in CUBE_COLORS:
             raise bad(f"{c!r} is not a cube colour")
-    missing = [c for c in CUBE_COLORS if c not in colors or c not in areas]
-    if missing:
-        raise bad("it has no model for " + ", ".join(missing))
-    if any(not math.isfinite(a) or a <= 0 for a in areas.values()):
-        raise bad("a cube area is not a positive number")
+    if set(areas) != colors or set(radii) != colors:
+        raise bad("the cube sizes do not match its colours")
+    if any(not math.isfinite(a) or a <= 0 for a in list(areas.values()) + list(radii.values())):
+        raise bad("a cube size is not a positive number")
     try:
-        roi_points = _check_roi(roi, w, h)
+        roi_points = _check_roi(data.get("roi"), w, h)
     except (CalibrationError, TypeError, IndexError) as exc:
         raise bad(f"the tray outline is wrong ({exc})") from None
-    return Calibration((w, h), roi_points, scale, areas, background, colors, samples, camera)
+    return Calibration((w, h), roi_points, scale, references, areas, radii, tray_bgr, samples,
+                       backgrounds, camera, warnings)
 
 
-def _model_from(d, what, bad) -> ColorModel:
-    mean = np.array(d["mean"], dtype=np.float64)
+def _reference_from(d, bad) -> Reference:
+    if not isinstance(d, dict) or d.get("class") not in CLASS_NAMES[:-1]:
+        raise bad("a colour reference names no known class")
+    lab = np.array(d["lab"], dtype=np.float64)
     cov = np.array(d["cov"], dtype=np.float64)
-    if mean.shape != (3,) or cov.shape != (3, 3) or not np.all(np.isfinite(cov)) \
-            or not np.all(np.isfinite(mean)):
-        raise bad(f"the {what} colour model needs a mean of 3 numbers and a 3×3 covariance")
+    bgr = np.array(d["bgr"], dtype=np.float64)
+    if lab.shape != (3,) or cov.shape != (3, 3) or bgr.shape != (3,) \
+            or not (np.all(np.isfinite(lab)) and np.all(np.isfinite(cov)) and np.all(np.isfinite(bgr))):
+        raise bad(f"the {d['class']} reference needs a mean of 3 numbers and a 3×3 covariance")
     if not np.allclose(cov, cov.T, atol=1e-3) or np.linalg.eigvalsh(cov).min() < -1e-3:
-        raise bad(f"the {what} covariance is not a valid covariance matrix")
-    return ColorModel(tuple(mean.tolist()), tuple(tuple(r) for r in cov.tolist()))
+        raise bad(f"the {d['class']} covariance is not a valid covariance matrix")
+    weight = float(d.get("weight", 1.0))
+    return Reference(CLASS_NAMES.index(d["class"]), tuple(lab.tolist()),
+                     tuple(tuple(r) for r in cov.tolist()), tuple(bgr.tolist()), weight)

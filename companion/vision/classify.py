@@ -1,17 +1,25 @@
-"""Per-pixel colour classification through a quantised lookup table.
+"""Per-pixel colour classification by learned references, through a lookup table.
 
-Each class (the tray background and the six cube colours) is a Gaussian model in the
-light-corrected space of :mod:`companion.vision.light`. Its covariance is widened by a floor
-(sensor noise) and along its own mean direction (a cube a bit brighter or darker than at
-calibration — uneven light the correction did not fully remove — is still the same colour).
-The table maps every 64³ quantised colour to the nearest model by Mahalanobis distance, or to
-``UNKNOWN`` when no model is near. Applying it is one ``np.take`` per frame on the table
-spread to every 8-bit colour (:func:`expand_lut`).
+Every class is a set of *references*: Gaussian clusters in OpenCV's 8-bit CIE Lab space, learned
+from photos — the tray ("not a cube": as many clusters as the tray has looks, dark strips,
+rails, shadows and reflections included) and each cube colour (one cluster per sample box, so a
+colour that comes in two shades has two references). Nothing about any colour is assumed.
+
+A pixel goes to the nearest reference by Mahalanobis distance. Each reference's covariance is
+widened by a floor (sensor noise, JPEG) and along the colour's own direction from black (light
+the correction did not fully remove, and the shading of a cube's faces, make a colour lighter
+or darker with its chroma in proportion). A pixel near no
+reference is ``UNKNOWN``: a foreign object, never guessed into a colour.
+
+The table covers every 64³ quantised BGR colour; spread to all 2²⁴ colours (16 MB) one
+``np.take`` classifies a frame. A second table gives the *reference* of each colour, which the
+light correction needs (which tray look a tray pixel is).
 """
 
 from __future__ import annotations
 
 import functools
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import cv2
@@ -25,90 +33,188 @@ CLASS_NAMES: tuple[str, ...] = ("background",) + CUBE_COLORS + ("unknown",)
 BITS = 6  # levels per channel = 2**BITS
 _SHIFT = 8 - BITS
 
-NOISE_FLOOR = 5.0  # grey levels: always-present spread (sensor noise, quantisation)
-BRIGHTNESS_TOLERANCE = 0.2  # relative spread of brightness along the model's own colour
-REJECT_DISTANCE = 5.0  # Mahalanobis distance beyond which a colour is no known class
+NOISE_FLOOR = 4.0  # Lab units (8-bit scale): always-present spread (sensor noise, JPEG, quantisation)
+SHADES = (0.75, 1.2)  # Lab scale of a cube colour under other light: about ×0.4 to ×1.7 in intensity
+TRAY_SHADES = (0.75, 1.2)  # the tray may also lie in deep shadow (tower walls, a hand, a cube's shadow)
+AMBIGUOUS = 8  # added to a colour code when the next colour is nearly as close (see build_tables)
+AMBIGUITY = 0.75  # nearest over next-nearest colour distance above which a pixel is ambiguous
+REJECT_DISTANCE = 6.0  # Mahalanobis distance beyond which a pixel matches no reference
+# Glare (reflections of the ring light, scratches) is brighter than the tray and nearly grey:
+# such a pixel is tray, never a cube (a highlight on a yellow cube is not yellow).
+GLARE_CHROMA = 14.0  # Lab units from neutral
+
+
+def code_of(color: str) -> int:
+    """Class code of a cube colour (1..6)."""
+    return CUBE_COLORS.index(color) + 1
 
 
 @dataclass(frozen=True)
-class ColorModel:
-    """Mean and covariance of one class in the light-corrected B, G, R space."""
+class Reference:
+    """One learned look: the pixels of one class under the calibration light, as a Gaussian.
 
-    mean: tuple[float, float, float]
+    ``lab`` mean and ``cov`` are in OpenCV's 8-bit Lab (L 0..255, a and b offset by 128);
+    ``bgr`` is the mean in camera BGR, for the light correction.
+    """
+
+    code: int  # BACKGROUND or a colour code
+    lab: tuple[float, float, float]
     cov: tuple[tuple[float, float, float], ...]
+    bgr: tuple[float, float, float]
+    weight: float = 1.0  # share of its class's training pixels
 
     @classmethod
-    def from_pixels(cls, pixels: np.ndarray) -> "ColorModel":
-        """Model of an N×3 array of light-corrected pixels (N ≥ 1)."""
-        px = np.asarray(pixels, dtype=np.float64).reshape(-1, 3)
-        mean = px.mean(axis=0)
-        cov = np.cov(px, rowvar=False) if len(px) > 3 else np.zeros((3, 3))
-        return cls(tuple(float(v) for v in mean), tuple(tuple(float(v) for v in row) for row in cov))
+    def from_pixels(cls, code: int, bgr_pixels: np.ndarray, weight: float = 1.0) -> "Reference":
+        """The reference of an N×3 uint8 BGR array (N ≥ 1)."""
+        px = np.ascontiguousarray(np.asarray(bgr_pixels, np.uint8).reshape(-1, 1, 3))
+        lab = cv2.cvtColor(px, cv2.COLOR_BGR2Lab).reshape(-1, 3).astype(np.float64)
+        cov = np.cov(lab, rowvar=False) if len(lab) > 3 else np.zeros((3, 3))
+        mean_bgr = px.reshape(-1, 3).astype(np.float64).mean(axis=0)
+        return cls(code, _tup(lab.mean(axis=0)), tuple(_tup(r) for r in cov), _tup(mean_bgr), float(weight))
 
-    def widened(self) -> tuple[np.ndarray, np.ndarray]:
-        """Mean and the widened inverse covariance used for classification."""
-        mean = np.array(self.mean)
-        along = BRIGHTNESS_TOLERANCE * mean
-        cov = np.array(self.cov) + NOISE_FLOOR**2 * np.eye(3) + np.outer(along, along)
+    @classmethod
+    def from_lab(cls, code: int, lab_pixels: np.ndarray) -> "Reference":
+        """A reference of N×3 Lab values (for local, throw-away models; ``bgr`` is unknown)."""
+        lab = np.asarray(lab_pixels, np.float64).reshape(-1, 3)
+        cov = np.cov(lab, rowvar=False) if len(lab) > 3 else np.zeros((3, 3))
+        return cls(code, _tup(lab.mean(axis=0)), tuple(_tup(r) for r in cov), (0.0, 0.0, 0.0))
+
+    @property
+    def name(self) -> str:
+        return CLASS_NAMES[self.code]
+
+    @property
+    def shades(self) -> tuple[float, float]:
+        """The range of light scales this reference stands for."""
+        return TRAY_SHADES if self.code == BACKGROUND else SHADES
+
+    def metric(self) -> tuple[np.ndarray, np.ndarray]:
+        """The mean as a vector from black (L, a−128, b−128) and the inverse covariance
+        (the learned spread plus the noise floor)."""
+        mean = np.array(self.lab) - _BLACK
+        cov = np.array(self.cov) + NOISE_FLOOR ** 2 * np.eye(3)
         return mean, np.linalg.inv(cov)
 
+    def distance(self, lab: np.ndarray) -> np.ndarray:
+        """Distance of N×3 Lab values to this reference: see :func:`shade_distance`."""
+        mean, inv = self.metric()
+        x = np.asarray(lab, np.float64).reshape(-1, 3) - _BLACK
+        return shade_distance(x, mean, inv, self.shades)
 
-def build_lut(background: ColorModel, colors: dict[str, ColorModel]) -> np.ndarray:
-    """The 64³ class table (uint8, flat, indexed by :func:`lut_index`)."""
-    levels = (np.arange(2**BITS, dtype=np.float64) + 0.5) * (1 << _SHIFT)
+    def to_dict(self) -> dict:
+        return {"class": self.name, "lab": [round(v, 3) for v in self.lab],
+                "cov": [[round(v, 3) for v in row] for row in self.cov],
+                "bgr": [round(v, 2) for v in self.bgr], "weight": round(self.weight, 4)}
+
+
+_BLACK = np.array([0.0, 128.0, 128.0])
+
+
+def shade_distance(x: np.ndarray, mean: np.ndarray, inv: np.ndarray,
+                   shades: tuple[float, float] = SHADES) -> np.ndarray:
+    """Mahalanobis distance from N×3 colours ``x`` to the nearest *shade* of ``mean``.
+
+    Both are vectors from black in Lab. Dimmer or brighter light scales a colour's L, a and b
+    together, so the reference stands for the segment ``t · mean`` with ``t`` in ``shades`` —
+    bounded: a tray in shadow stays tray, but a black cube is no tray "in very deep shadow".
+    """
+    px = x @ inv
+    t = (px @ mean) / max(float(mean @ inv @ mean), 1e-9)
+    t = np.clip(t, shades[0], shades[1])
+    r = x - t[:, None] * mean
+    return np.sqrt(np.maximum(np.einsum("ni,ij,nj->n", r, inv, r), 0.0))
+
+
+def _tup(values) -> tuple[float, ...]:
+    return tuple(float(v) for v in values)
+
+
+def _cell_colours() -> tuple[np.ndarray, np.ndarray]:
+    """BGR centres of the 64³ table cells (B major, R minor) and their Lab values."""
+    levels = ((np.arange(2 ** BITS) << _SHIFT) + (1 << _SHIFT) // 2).astype(np.uint8)
     b, g, r = np.meshgrid(levels, levels, levels, indexing="ij")
-    cells = np.stack([b.ravel(), g.ravel(), r.ravel()], axis=1).astype(np.float32)
-    models = [background] + [colors.get(name) for name in CUBE_COLORS]
-    dist = np.full((len(cells), len(models)), np.inf, dtype=np.float32)
-    for k, model in enumerate(models):
-        if model is None:
-            continue
-        mean, inv = model.widened()
-        d = [cells[:, i] - np.float32(mean[i]) for i in range(3)]
-        q = sum(np.float32(inv[i, j] * (1 if i == j else 2)) * d[i] * d[j]
-                for i in range(3) for j in range(i, 3))
-        dist[:, k] = np.sqrt(np.maximum(q, 0))
-    lut = np.argmin(dist, axis=1).astype(np.uint8)
-    lut[dist.min(axis=1) > REJECT_DISTANCE] = UNKNOWN
-    # Glare (scratches, reflections) adds about the same light to every channel: anything at
-    # least as bright as the tray in every channel and about as grey is tray, not an object.
-    relative = cells / np.array(background.mean)
-    glare = (relative.min(axis=1) >= 0.85) & (relative.max(axis=1) <= 1.3 * relative.min(axis=1))
-    lut[glare] = BACKGROUND
-    return lut
+    bgr = np.stack([b.ravel(), g.ravel(), r.ravel()], axis=1)
+    lab = cv2.cvtColor(bgr.reshape(-1, 1, 3), cv2.COLOR_BGR2Lab).reshape(-1, 3).astype(np.float32)
+    return bgr, lab
+
+
+def build_tables(references: Sequence[Reference]) -> tuple[np.ndarray, np.ndarray]:
+    """The 64³ tables (flat, indexed by :func:`lut_index`): class code, and the index of the
+    nearest reference (255 where none is near). Both uint8."""
+    _, lab = _cell_colours()
+    x = lab.astype(np.float64) - _BLACK
+    dist = np.empty((len(lab), len(references)), np.float32)
+    for k, ref in enumerate(references):
+        dist[:, k] = shade_distance(x, *ref.metric(), ref.shades)
+    nearest = np.argmin(dist, axis=1)
+    codes = np.array([r.code for r in references], np.uint8)
+    classes = codes[nearest]
+    best = dist[np.arange(len(lab)), nearest]
+    # A colour pixel whose next-nearest *other colour* is nearly as close is ambiguous (the
+    # dark side of a glossy sweet, a rim mixing two cubes): it belongs to its blob's area but
+    # does not vote on the blob's colour.
+    for code in set(codes.tolist()) - {BACKGROUND}:
+        mine = classes == code
+        others = dist[:, (codes != code) & (codes != BACKGROUND)]
+        if others.shape[1] and mine.any():
+            near_other = others[mine].min(axis=1)
+            unsure = best[mine] > AMBIGUITY * near_other
+            idx = np.flatnonzero(mine)[unsure]
+            classes[idx] = code + AMBIGUOUS
+    far = best > REJECT_DISTANCE
+    classes[far] = UNKNOWN
+    index = nearest.astype(np.uint8)
+    index[far] = 255
+    tray = [r for r in references if r.code == BACKGROUND]
+    if tray:  # glare: brighter than the brightest tray look and nearly grey
+        brightest = max(r.lab[0] for r in tray)
+        chroma = np.hypot(lab[:, 1] - 128.0, lab[:, 2] - 128.0)
+        glare = (lab[:, 0] >= brightest) & (chroma <= GLARE_CHROMA)
+        classes[glare] = BACKGROUND
+        index[glare] = references.index(max(tray, key=lambda r: r.lab[0]))
+    return classes, index
 
 
 def expand_lut(lut: np.ndarray) -> np.ndarray:
     """The 64³ table spread to all 2²⁴ 8-bit colours (16 MB), indexed by the packed pixel
     ``B | G << 8 | R << 16`` — so a frame needs no arithmetic to find its table entries."""
-    cube = np.ascontiguousarray(lut.reshape(2**BITS, 2**BITS, 2**BITS).transpose(2, 1, 0))
+    cube = np.ascontiguousarray(lut.reshape(2 ** BITS, 2 ** BITS, 2 ** BITS).transpose(2, 1, 0))
     step = 1 << _SHIFT  # cube is now [R][G][B], the order of the packed pixel's bytes
     return np.repeat(np.repeat(np.repeat(cube, step, 0), step, 1), step, 2).ravel()
 
 
 @functools.lru_cache(maxsize=4)
-def full_lut(background: ColorModel, colors: tuple[tuple[str, ColorModel], ...]) -> np.ndarray:
-    """:func:`expand_lut` of :func:`build_lut`, cached: calibrating and then counting with the
-    same models builds the table once."""
-    table = expand_lut(build_lut(background, dict(colors)))
-    table.setflags(write=False)
-    return table
+def full_tables(references: tuple[Reference, ...]) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`build_tables` spread by :func:`expand_lut` (class table, reference table), cached:
+    calibrating and then counting with the same references builds them once."""
+    classes, index = build_tables(references)
+    full = expand_lut(classes)  # the reference table stays 64³: only coarse grids use it
+    full.setflags(write=False)
+    index.setflags(write=False)
+    return full, index
 
 
-def lut_index(normalised: np.ndarray) -> np.ndarray:
+def lut_index(image: np.ndarray) -> np.ndarray:
     """Flat 64³-table index of every pixel of an H×W×3 uint8 image (B major, R minor)."""
-    q = normalised >> _SHIFT
-    idx = q[:, :, 0].astype(np.uint32) << (2 * BITS)
-    idx |= q[:, :, 1].astype(np.uint32) << BITS
-    idx |= q[:, :, 2]
+    q = image >> _SHIFT
+    idx = q[..., 0].astype(np.uint32) << (2 * BITS)
+    idx |= q[..., 1].astype(np.uint32) << BITS
+    idx |= q[..., 2]
     return idx
 
 
-def classify(normalised: np.ndarray, full_lut: np.ndarray) -> np.ndarray:
+def classify(image: np.ndarray, full_lut: np.ndarray) -> np.ndarray:
     """H×W uint8 class map: BACKGROUND, 1..6 (CUBE_COLORS order) or UNKNOWN.
 
-    ``full_lut`` is :func:`expand_lut` of the table. The pixel's three bytes are packed into
-    one 32-bit word by OpenCV (BGR → BGRA) and masked; one ``np.take`` does the rest.
+    ``full_lut`` is :func:`expand_lut` of the class table. The pixel's three bytes are packed
+    into one 32-bit word by OpenCV (BGR → BGRA) and masked; one ``np.take`` does the rest.
     """
-    packed = cv2.cvtColor(normalised, cv2.COLOR_BGR2BGRA).view(np.uint32)[:, :, 0]
+    packed = cv2.cvtColor(image, cv2.COLOR_BGR2BGRA).view(np.uint32)[:, :, 0]
     return np.take(full_lut, packed & 0xFFFFFF)
+
+
+def to_lab(bgr: np.ndarray) -> np.ndarray:
+    """N×3 (or H×W×3) uint8 BGR → float64 Lab of the same leading shape."""
+    arr = np.ascontiguousarray(np.asarray(bgr, np.uint8))
+    flat = arr.reshape(-1, 1, 3)
+    return cv2.cvtColor(flat, cv2.COLOR_BGR2Lab).astype(np.float64).reshape(arr.shape)

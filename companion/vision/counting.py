@@ -1,10 +1,26 @@
-"""Counting the cubes in the tray: light correction → class map → blobs → cubes.
+"""Counting the cubes in the tray: relight → class map → blobs → cubes, each with how sure.
 
 Rules the count follows (documented for players in docs/vision.md):
-- A cube counts when the centre of its visible face lies inside the tray outline (ROI).
-- Touching cubes of one colour are counted from their area over one cube's calibrated area;
-  the further that ratio is from a whole number, the lower the confidence of those cubes.
-- A blob that is mostly of no calibrated colour is ``unknown``: it is reported, never guessed.
+- A cube counts when the centre of its visible face lies inside the tray outline (ROI), so a
+  cube cut by the outline counts once or not at all, never twice.
+- The size of one cube is read from the frame itself: the median radius (widest disc inside)
+  of its lone objects
+  (blobs shaped like one object, see below, of a plausible area), compared with the
+  calibrated cube. Within ±5 % of the calibrated size the calibrated size is used (it is
+  measured more precisely); beyond, the frame's own — the camera may sit higher or lower than
+  at calibration. With a tray outline (a camera fixed to the tower) the size may change by
+  ×0.7 to ×1.5 (±30 % of height); a frame with no lone cube keeps the calibrated size. Without
+  an outline photos may come from any distance (×0.5 to ×2), and a frame of clusters only is
+  sized by the widest disc inside its blobs (a chain is as wide as one object).
+- A blob never holds fewer objects than it has separate cores (parts deeper than 0.65 of a
+  cube's radius): touching round objects meet at a narrow waist, which splits their cores.
+- A blob with no waist (convex: solidity ≥ 0.92, thin rims aside) and no more than 1.7 times as long as it is
+  wide is *one* object as long as its area is under 2.6 cubes: two touching cubes make a
+  rectangle twice as long as wide, and a 2×2 block has four cubes' area; only one object is
+  that compact. It counts as one even when it is small (down to 0.3 of a cube, when its
+  radius is at least half a cube's).
+- A blob whose colour lies between two learned colours is doubtful too, naming both.
+- A blob that is mostly of no calibrated colour is ``unknown``: reported, never guessed.
 - A cube lying on top of another hides it; the camera cannot count what it does not see.
 """
 
@@ -20,13 +36,24 @@ import numpy as np
 
 from companion.vision import light
 from companion.vision.calibration import WORKING_SIDE, Calibration, check_empty, check_image
-from companion.vision.classify import UNKNOWN, classify
+from companion.vision.classify import AMBIGUOUS, BACKGROUND, UNKNOWN, code_of, shade_distance, to_lab
 from companion.vision.colors import CUBE_COLORS
 from companion.vision.errors import ImageSizeError
-from companion.vision.segment import Blobs, class_pixels, find_blobs
+from companion.vision.frontend import class_map
+from companion.vision.segment import Blobs, class_pixels, cores, find_blobs
 
 MIN_FRACTION = 0.5  # less than half a cube's area of a colour in a blob is a rim, not a cube
 UNKNOWN_SHARE = 0.5  # a blob is unknown when at least this share of it has no known colour
+SIZE_DEAD_ZONE = 0.05  # frame cube size within ±5 % of the calibrated one: use the calibrated
+# Blobs whose radius over the calibrated one lies outside this range do not vote on the size.
+# With a tray outline the camera is fixed to the tower: only its height may have changed
+# (±30 % → ×0.77 to ×1.43). Without one, photos may come from any distance.
+SIZE_VOTE_FIXED = (0.7, 1.5)
+SIZE_VOTE_FREE = (0.5, 2.0)
+SIZE_DOUBT = 0.3  # a cluster ratio this far from a whole number is doubtful
+CORE_DEPTH = 0.65  # of a cube's radius: deeper than this is a cube's core (see segment.cores)
+COMPACT = (0.92, 1.7, 2.6)  # solidity at least, length over width at most, cube areas under: one object
+COLOUR_DOUBT = 0.7  # own-colour distance over next colour's distance above this: doubtful
 
 
 @dataclass(frozen=True)
@@ -39,12 +66,33 @@ class CubeDetection:
 
 
 @dataclass(frozen=True)
+class Doubt:
+    """A blob the counter is unsure about, for the players to look at first."""
+
+    color: str  # the colour it was counted as
+    cubes: int  # how many cubes it was counted as
+    reason: str  # "size" (between two numbers of cubes) or "colour" (between two colours)
+    alternative: str  # the other reading: "2" cubes, or the other colour's name
+    x: float  # centre, camera pixels
+    y: float
+    bbox: tuple[int, int, int, int]
+
+    def to_json(self) -> dict:
+        return {"color": self.color, "cubes": self.cubes, "reason": self.reason,
+                "alternative": self.alternative, "x": round(self.x, 1), "y": round(self.y, 1),
+                "bbox": list(self.bbox)}
+
+
+@dataclass(frozen=True)
 class TrayCount:
     counts: dict[str, int]  # per colour, zero counts omitted
     cubes: tuple[CubeDetection, ...]
     unknown: int  # blobs of no calibrated colour inside the tray outline
     ms: float  # time taken by count_cubes
     unknown_boxes: tuple[tuple[int, int, int, int], ...] = field(default=())
+    confidence: dict[str, float] = field(default_factory=dict)  # per counted colour, 0..1
+    doubtful: tuple[Doubt, ...] = field(default=())  # least sure first
+    size_factor: float = 1.0  # cube size in this frame over the calibrated size
 
     def to_json(self, image: str | None = None) -> dict:
         """The JSON object of ``companion vision count --json`` (DESIGN.md)."""
@@ -53,6 +101,9 @@ class TrayCount:
         out["cubes"] = [{"color": c.color, "x": round(c.x, 1), "y": round(c.y, 1),
                          "confidence": round(c.confidence, 2)} for c in self.cubes]
         out["unknown"] = self.unknown
+        out["confidence"] = {c: round(v, 2) for c, v in self.confidence.items()}
+        out["doubtful"] = [d.to_json() for d in self.doubtful]
+        out["size_factor"] = round(self.size_factor, 3)
         out["ms"] = round(self.ms, 1)
         return out
 
@@ -61,8 +112,10 @@ class TrayCount:
 class _Geometry:
     scale: int
     crop: tuple[int, int, int, int]  # x0, y0, x1, y1 in camera pixels: the outline plus a cube
-    cube_area: np.ndarray  # working pixels per class code (index 1..6)
+    unit_area: float  # one cube's blob area at calibration, working pixels
+    unit_radius: float  # one cube's blob radius at calibration, working pixels
     roi_mask: np.ndarray | None  # working resolution over the crop, 1 inside the outline
+    colour_refs: tuple  # (code, mean, inverse covariance, shades) of every cube reference
 
 
 _GEOMETRY: "weakref.WeakKeyDictionary[Calibration, dict]" = weakref.WeakKeyDictionary()
@@ -76,15 +129,19 @@ def _geometry(cal: Calibration, width: int, height: int) -> _Geometry:
     if geo is not None:
         return geo
     cal_w, cal_h = cal.image_size
-    if abs(width / cal_w - height / cal_h) > 0.02 * width / cal_w:
+    if cal.roi is None:  # no outline to place: any photo, the long sides compared
+        factor = max(width, height) / max(cal_w, cal_h)
+    elif abs(width / cal_w - height / cal_h) > 0.02 * width / cal_w:
         raise ImageSizeError(f"The photo is {width}×{height} but the calibration was made on "
-                             f"{cal_w}×{cal_h} photos; the shapes differ, so calibrate again.")
-    factor = width / cal_w
+                             f"{cal_w}×{cal_h} photos: another camera or another orientation, "
+                             "so the tray outline does not fit. Calibrate with this camera.")
+    else:
+        factor = width / cal_w
     side = cal.cube_side * factor
-    scale = cal.scale if factor == 1 else max(1, min(4, int(side / WORKING_SIDE)))
-    area = np.zeros(UNKNOWN + 1)
-    for code, color in enumerate(CUBE_COLORS, start=1):
-        area[code] = cal.cube_area[color] * factor * factor / (scale * scale)
+    scale = cal.scale if factor == 1 else max(1, min(6, int(side / WORKING_SIDE)))
+    # All cubes are one size: the median over every sample is steadier than one sample's.
+    unit_area = float(np.median([cal.cube_area[c] for c in cal.colors])) * factor ** 2 / scale ** 2
+    unit_radius = float(np.median([cal.cube_radius[c] for c in cal.colors])) * factor / scale
     x0, y0, x1, y1 = 0, 0, width, height
     if cal.roi is not None:  # only the outline and a cube around it matter: less to compute
         pts = np.array(cal.roi, np.float64) * factor
@@ -94,7 +151,7 @@ def _geometry(cal: Calibration, width: int, height: int) -> _Geometry:
         x1 = min(width, int(math.ceil(pts[:, 0].max())) + margin)
         y1 = min(height, int(math.ceil(pts[:, 1].max())) + margin)
     # Whole cells of the light grid (and so whole working pixels): OpenCV then takes its fast
-    # integer paths for halving and for the cell averages, several times faster.
+    # integer paths for halving and for the cell averages.
     step = scale * light.CELL
     x0, x1 = _align(x0, x1, step, width)
     y0, y1 = _align(y0, y1, step, height)
@@ -103,7 +160,8 @@ def _geometry(cal: Calibration, width: int, height: int) -> _Geometry:
         roi_mask = np.zeros(((y1 - y0) // scale, (x1 - x0) // scale), np.uint8)
         local = (np.array(cal.roi, np.float64) * factor - (x0, y0)) / scale
         cv2.fillPoly(roi_mask, [np.round(local * 16).astype(np.int32)], 1, cv2.LINE_8, 4)
-    geo = _Geometry(scale, (x0, y0, x1, y1), area, roi_mask)
+    refs = tuple((r.code, *r.metric(), r.shades) for r in cal.references if r.code != BACKGROUND)
+    geo = _Geometry(scale, (x0, y0, x1, y1), unit_area, unit_radius, roi_mask, refs)
     per_cal[(width, height)] = geo
     return geo
 
@@ -125,76 +183,230 @@ def _inside(geo: _Geometry, x: float, y: float) -> bool:
     return 0 <= xi < w and 0 <= yi < h and bool(geo.roi_mask[yi, xi])
 
 
-def _centres(blobs: Blobs, classes: np.ndarray, label: int, code: int, n: int) -> list[tuple[float, float]]:
+def _objects(blobs: Blobs, classes: np.ndarray, label: int, votes: np.ndarray,
+             n: int) -> list[tuple[int, float, float]]:
+    """The ``n`` cubes of one blob as (colour code, x, y), working pixels.
+
+    One colour: centres by k-means on its pixels. Several colours: the blob's pixels are split
+    into ``n`` places by k-means on their positions, and each place takes the colour most of
+    its pixels vote for (confident pixels fully, ambiguous ones a quarter) — so a cube that
+    reads partly as its neighbour's colour is still one cube of its own colour.
+    """
+    codes = np.flatnonzero(votes > 0.1 * votes.sum()) + 1
+    if len(codes) == 1 or n == 1:
+        code = int(codes[np.argmax(votes[codes - 1])]) if n == 1 else int(codes[0])
+        return [(code, x, y) for x, y in _centres(blobs, classes, label, [code, code + AMBIGUOUS], n)]
+    x, y, w, h = (int(v) for v in blobs.stats[label, :4])
+    sub_classes = classes[y:y + h, x:x + w]
+    inside = blobs.labels[y:y + h, x:x + w] == label
+    colour = inside & (((sub_classes >= 1) & (sub_classes < UNKNOWN))
+                       | ((sub_classes > AMBIGUOUS) & (sub_classes < UNKNOWN + AMBIGUOUS)))
+    ys, xs = np.nonzero(colour)
+    pts = np.stack([xs + x, ys + y], axis=1).astype(np.float32)
+    if len(pts) < n:
+        return []
+    criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 0.2)
+    cv2.setRNGSeed(n)
+    _, assign, centres = cv2.kmeans(pts, n, None, criteria, 1, cv2.KMEANS_PP_CENTERS)
+    px_codes = sub_classes[ys, xs].astype(np.int64)
+    weight = np.where(px_codes > AMBIGUOUS, 0.25, 1.0)
+    base_code = np.where(px_codes > AMBIGUOUS, px_codes - AMBIGUOUS, px_codes)
+    tally = np.zeros((n, UNKNOWN), np.float64)
+    np.add.at(tally, (assign.ravel(), base_code), weight)
+    return [(int(np.argmax(tally[k, 1:])) + 1, float(cx), float(cy))
+            for k, (cx, cy) in enumerate(centres)]
+
+
+def _centres(blobs: Blobs, classes: np.ndarray, label: int, codes: list[int], n: int) -> list[tuple[float, float]]:
     """Centres of ``n`` touching cubes of one colour: k-means on that colour's pixels."""
     if n == 1:
-        a = blobs.histogram[label, code]
-        return [(blobs.sum_x[label, code] / a, blobs.sum_y[label, code] / a)]
-    pts = class_pixels(blobs, classes, label, code)
+        a = blobs.histogram[label, codes].sum()
+        return [(blobs.sum_x[label, codes].sum() / a, blobs.sum_y[label, codes].sum() / a)]
+    pts = class_pixels(blobs, classes, label, codes)
+    if len(pts) < n:
+        return [tuple(pts.mean(axis=0))] * n if len(pts) else []
     criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 0.2)
-    _, _, centres = cv2.kmeans(pts, n, None, criteria, 2, cv2.KMEANS_PP_CENTERS)
+    cv2.setRNGSeed(n)
+    _, _, centres = cv2.kmeans(pts, n, None, criteria, 1, cv2.KMEANS_PP_CENTERS)
     return [(float(cx), float(cy)) for cx, cy in centres]
+
+
+def _size_factor(blobs: Blobs, geo: _Geometry, candidates: np.ndarray, area: np.ndarray) -> float:
+    """This frame's cube size over the calibrated one (see the module's rules)."""
+    low, high = SIZE_VOTE_FREE if geo.roi_mask is None else SIZE_VOTE_FIXED
+    # Best evidence: lone objects (compact, of a plausible area) — their area is their size.
+    plausible = candidates[(area[candidates] >= low ** 2 * geo.unit_area)
+                           & (area[candidates] <= high ** 2 * geo.unit_area)]
+    lone = [int(b) for b in plausible if _one_object(blobs, int(b), 0.5 * low * geo.unit_radius)]
+    if lone:
+        factor = float(np.median(blobs.radius[lone] / geo.unit_radius))
+    elif geo.roi_mask is None and len(candidates):
+        # Only clusters, and the camera may be anywhere: a chain is as wide as one object.
+        ratio = blobs.radius[candidates] / geo.unit_radius
+        votes = ratio[(ratio >= low) & (ratio <= high)]
+        factor = float(np.median(votes)) if len(votes) else 1.0
+    else:
+        factor = 1.0
+    return 1.0 if abs(factor - 1.0) <= SIZE_DEAD_ZONE else factor
+
+
+def _one_object(blobs: Blobs, label: int, min_radius: float) -> bool:
+    """True when blob ``label`` is shaped like one object: convex, compact, not a crumb."""
+    if blobs.radius[label] < min_radius:
+        return False
+    x, y, w, h = (int(v) for v in blobs.stats[label, :4])
+    mask = np.pad((blobs.labels[y:y + h, x:x + w] == label).view(np.uint8), 1)
+    # Thin rims and shadow crescents say nothing about the object's shape: open them away.
+    k = max(3, int(min_radius * 0.8) | 1)
+    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    if not contours:
+        return False
+    outline = max(contours, key=cv2.contourArea)
+    hull = cv2.contourArea(cv2.convexHull(outline))
+    (_, _), (rw, rh), _ = cv2.minAreaRect(outline)
+    if hull <= 0 or min(rw, rh) <= 0:
+        return False
+    solidity = float(mask.sum()) / (hull + cv2.arcLength(outline, True) / 2)  # pixel areas
+    return solidity >= COMPACT[0] and max(rw, rh) / min(rw, rh) <= COMPACT[1]
+
+
+def apportion(votes: np.ndarray, seats: int) -> np.ndarray:
+    """Share ``seats`` cubes among colours in proportion to ``votes`` (largest remainder, ties
+    to the lower index). Returns whole numbers summing to ``seats``."""
+    total = float(votes.sum())
+    if seats <= 0 or total <= 0:
+        return np.zeros(len(votes), int)
+    quota = votes * seats / total
+    out = np.floor(quota).astype(int)
+    order = np.argsort(-(quota - out), kind="stable")
+    out[order[:seats - int(out.sum())]] += 1
+    return out
+
+
+def _colour_doubts(geo: _Geometry, blobs: Blobs, pieces: list[tuple[int, int]]) -> list[str | None]:
+    """For each (blob, colour code) piece: the other colour its pixels' mean is nearly as close
+    to (its distance over the other's above :data:`COLOUR_DOUBT`), or None."""
+    if not pieces:
+        return []
+    labels = np.array([p[0] for p in pieces])
+    codes = np.array([p[1] for p in pieces])
+    sums = blobs.colour_sum[labels, codes] + blobs.colour_sum[labels, codes + AMBIGUOUS]
+    n = blobs.histogram[labels, codes] + blobs.histogram[labels, codes + AMBIGUOUS]
+    lab = to_lab((sums / np.maximum(n, 1)[:, None]).astype(np.uint8)) - (0.0, 128.0, 128.0)
+    own = np.full(len(pieces), np.inf)
+    other = np.full(len(pieces), np.inf)
+    other_code = np.zeros(len(pieces), int)
+    for ref_code, mean, inv, shades in geo.colour_refs:
+        dist = shade_distance(lab, mean, inv, shades)
+        mine = codes == ref_code
+        own = np.where(mine, np.minimum(own, dist), own)
+        closer = ~mine & (dist < other)
+        other = np.where(closer, dist, other)
+        other_code = np.where(closer, ref_code, other_code)
+    doubt = (other_code > 0) & (own > 1.0) & (own > COLOUR_DOUBT * other)
+    return [CUBE_COLORS[c - 1] if d else None for c, d in zip(other_code, doubt)]
 
 
 def count_cubes(image: np.ndarray, calibration: Calibration,
                 empty: np.ndarray | None = None) -> TrayCount:
     """Count the cubes in a tray photo.
 
-    ``empty`` is a photo of the empty tray, best taken just before the throw (same light); it
-    corrects light and white balance pixel by pixel. Without it the tray is estimated from the
-    photo itself. Raises :class:`ImageReadError` / :class:`ImageSizeError` for unusable photos.
+    ``empty`` is a photo of the empty tray, best taken just before the throw (same light): the
+    light correction then comes from it, and nothing that was already there counts. Without
+    it the light is read from the frame's own tray. Raises :class:`ImageReadError` /
+    :class:`ImageSizeError` for unusable photos. Guarantees: counts are never negative, every
+    counted cube's centre lies in the tray outline, and every doubtful blob is listed.
     """
-    lut = calibration.lut  # built once per calibration, on first use; not part of a count's time
+    tables = calibration.tables  # built once per calibration, on first use; not part of a count's time
     start = time.perf_counter()
     image = check_image(image)
     h, w = image.shape[:2]
     empty = check_empty(empty, image, "the tray photo")
     geo = _geometry(calibration, w, h)
     x0, y0, x1, y1 = geo.crop
-    if empty is not None:
-        empty = empty[y0:y1, x0:x1]
-    classes = classify(light.corrected(image[y0:y1, x0:x1], empty, geo.scale), lut)
-    blobs = find_blobs(classes)
     s = geo.scale
+    small = light.shrink(image[y0:y1, x0:x1], s)
+    empty_small = None if empty is None else light.shrink(empty[y0:y1, x0:x1], s)
+    relit, classes = class_map(small, calibration.references, tables, calibration.tray_bgr, empty_small)
+    blobs = find_blobs(classes, relit)
     hist = blobs.histogram
     total = np.maximum(hist.sum(axis=1), 1)
     strange = hist[:, UNKNOWN]
-    is_unknown = (strange >= UNKNOWN_SHARE * total) & (strange >= MIN_FRACTION * geo.cube_area[1:].min())
+    is_unknown = (strange >= UNKNOWN_SHARE * total) & (strange >= MIN_FRACTION * geo.unit_area)
     is_unknown[0] = False
     unknown_boxes = []
     for label in np.flatnonzero(is_unknown):
         bx, by, bw, bh = (int(v) for v in blobs.stats[label, :4])
         if _inside(geo, bx + bw / 2, by + bh / 2):
             unknown_boxes.append((bx * s + x0, by * s + y0, bw * s, bh * s))
-    ratios = hist[:, 1:UNKNOWN] / geo.cube_area[1:UNKNOWN]
-    ratios[0] = 0.0  # label 0 is the tray
-    # Pixels of a blob that belong to no counted colour (rims between cubes that read as a third
-    # colour, dark bevels, glare) are still cube: share them out in proportion, as calibration
-    # measured one cube with its rim.
-    counted = ratios >= MIN_FRACTION
-    kept = np.where(counted, hist[:, 1:UNKNOWN], 0).sum(axis=1)
-    rest = hist[:, 1:].sum(axis=1) - kept
-    # In an unknown blob (a foreign object touching cubes) the rest is the object: whole
-    # cubes beside it still count, but they get none of its pixels.
-    share = np.where((kept > 0) & ~is_unknown, 1.0 + rest / np.maximum(kept, 1), 1.0)
-    ratios *= share[:, None]
+
+    # How many cubes: the blob's cube area — every pixel of a colour, ambiguous or not, plus
+    # pixels of no counted colour inside a cube blob (dark bevels, glare, rims) — over one
+    # cube's area at this frame's cube size. Which colours: those cubes are shared out by the
+    # colours' votes (largest remainder); confident pixels vote fully, ambiguous ones (the next
+    # colour nearly as close) a quarter. In an unknown blob (a foreign object touching cubes)
+    # only the colour pixels make cubes: whole cubes beside the object still count.
+    confident = hist[:, 1:UNKNOWN].astype(np.float64)
+    ambiguous = hist[:, 1 + AMBIGUOUS:UNKNOWN + AMBIGUOUS].astype(np.float64)
+    votes = confident + 0.25 * ambiguous
+    area = np.where(is_unknown, (confident + ambiguous).sum(axis=1), hist[:, 1:].sum(axis=1))
+    area[0] = 0.0  # label 0 is the tray
+    has_colour = votes.sum(axis=1) > 0
+    factor = _size_factor(blobs, geo, np.flatnonzero(has_colour & (area >= 0.2 * geo.unit_area)), area)
+    unit = geo.unit_area * factor * factor
+    cube_blobs = np.flatnonzero(has_colour & (area >= 0.3 * unit))
+
+    waists = cores(blobs, CORE_DEPTH * geo.unit_radius * factor)
+    found = []  # (label, ratio, n, objects)
+    for label in cube_blobs:
+        ratio = float(area[label] / unit)
+        n = max(int(round(ratio)), int(waists[label]))
+        if ratio < COMPACT[2] and _one_object(blobs, int(label), 0.5 * geo.unit_radius * factor):
+            n = 1
+            ratio = min(max(ratio, 1.0 - SIZE_DOUBT), 1.0 + SIZE_DOUBT)  # its size is no doubt
+        elif ratio < MIN_FRACTION:
+            continue
+        found.append((int(label), ratio, n, _objects(blobs, classes, int(label), votes[label], n)))
+    pieces = [(label, code) for label, _, _, objects in found for code in sorted({c for c, _, _ in objects})]
+    doubt_of = dict(zip(pieces, _colour_doubts(geo, blobs, pieces)))
+
     cubes: list[CubeDetection] = []
-    for label, k in zip(*np.nonzero(counted)):
-        code = int(k) + 1
-        ratio = float(ratios[label, k])
-        n = max(1, int(round(ratio)))
-        # Halfway between two whole numbers is a coin toss: confidence 0 there. Stray pixels of
-        # no known colour in the blob make every cube in it less sure too.
-        confidence = (1.0 - 2.0 * abs(ratio - n)) * (1.0 - strange[label] / total[label])
-        confidence = round(max(0.05, min(0.99, confidence)), 3)
+    doubts: list[tuple[float, Doubt]] = []
+    for label, ratio, n, objects in found:
+        seats = np.bincount([code - 1 for code, _, _ in objects], minlength=len(CUBE_COLORS))
+        share = votes[label] / votes[label].sum()
+        # Halfway between two whole numbers is a coin toss: confidence 0 there. Votes that
+        # disagree with the colours given out, and pixels of no known colour, lower it too.
+        purity = 1.0 - 0.5 * float(np.abs(seats / n - share).sum())
+        base = (1.0 - 2.0 * abs(ratio - n)) * purity * (1.0 - strange[label] / total[label])
         bx, by, bw, bh = (int(v) for v in blobs.stats[label, :4])
         bbox = (bx * s + x0, by * s + y0, bw * s, bh * s)
-        for cx, cy in _centres(blobs, classes, int(label), code, n):
-            if _inside(geo, cx, cy):
-                cubes.append(CubeDetection(CUBE_COLORS[code - 1], (cx + 0.5) * s + x0,
-                                           (cy + 0.5) * s + y0, confidence, bbox))
+        for code in sorted({code for code, _, _ in objects}):
+            color = CUBE_COLORS[code - 1]
+            other = doubt_of[(label, code)]
+            confidence = round(max(0.05, min(0.99, base * (0.5 if other else 1.0))), 3)
+            placed = [(cx, cy) for c, cx, cy in objects if c == code and _inside(geo, cx, cy)]
+            for cx, cy in placed:
+                cubes.append(CubeDetection(color, (cx + 0.5) * s + x0, (cy + 0.5) * s + y0, confidence, bbox))
+            if not placed:
+                continue
+            cx, cy = np.mean(placed, axis=0)
+            centre = ((cx + 0.5) * s + x0, (cy + 0.5) * s + y0)
+            if other is not None:
+                doubts.append((confidence, Doubt(color, len(placed), "colour", other, *centre, bbox)))
+        if abs(ratio - n) > SIZE_DOUBT:
+            alt = n + 1 if ratio > n else n - 1
+            main = CUBE_COLORS[int(np.argmax(seats))]
+            cx, cy = bx + bw / 2, by + bh / 2
+            doubts.append((round(max(0.05, base), 3),
+                           Doubt(main, n, "size", str(alt), cx * s + x0, cy * s + y0, bbox)))
     counts: dict[str, int] = {}
+    sure: dict[str, float] = {}
     for c in cubes:
         counts[c.color] = counts.get(c.color, 0) + 1
+        sure[c.color] = min(sure.get(c.color, 1.0), c.confidence)
+    doubtful = tuple(d for _, d in sorted(doubts, key=lambda item: item[0]))
     ms = (time.perf_counter() - start) * 1000.0
-    return TrayCount(counts, tuple(cubes), len(unknown_boxes), ms, tuple(unknown_boxes))
+    return TrayCount(counts, tuple(cubes), len(unknown_boxes), ms, tuple(unknown_boxes),
+                     sure, doubtful, factor)

@@ -1,25 +1,40 @@
-"""Light correction: turn a photo into reflectance relative to the empty tray.
+"""Light correction: bring a frame back to the light of the calibration photo.
 
-The counter never classifies raw pixels. It divides the frame, channel by channel, by what the
-empty tray looks like *under the light of this frame*, so the tray surface becomes grey
-``LEVEL`` whatever the light level, white balance or uneven lighting, and a cube's pixels
-become its reflectance relative to the tray — the same numbers the calibration measured.
+The references of :mod:`companion.vision.classify` were learned under the calibration light.
+A later frame may be brighter or dimmer, have another white balance, a vignette, a gradient, or
+a hard shadow across part of the tray. The correction multiplies the frame, channel by channel,
+by a smooth *gain field* that makes its tray look like the learned tray again — whatever that
+tray looks like (light, dark, wood, two-tone): nothing assumes a tray colour.
 
-Where that "empty tray under this light" comes from, best first:
-1. an empty-tray photo, times a smooth light-change field fitted to the frame (same light: the
-   field is 1; other light: it absorbs level, white balance and gradient);
-2. the frame itself: a coarse median over cells as big as a cube, which ignores the cubes.
+How the field is found, on a coarse grid of cells about half a cube wide:
+1. a global start: the calibration tray's median colour over the frame's median colour;
+2. twice: classify the cells under the current gain; every cell that reads as one of the tray's
+   learned looks gives its own gain (that look's colour over the cell's colour); cells whose
+   own white balance strays far from the frame's are dropped (a cube, not tray); the median of
+   the rest refines the global gain;
+3. the cell gains are smoothed by normalised convolution — cells under cubes borrow from the
+   tray around them — so the field follows gradients and shadow edges at cube scale.
+With an empty-tray photo of the same light every cell is tray, and the field comes from it.
+
+Gains are carried as 8-bit fixed point (``ONE`` = ×1) so that applying them is one saturating
+OpenCV multiply per frame.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import cv2
 import numpy as np
 
-LEVEL = 128  # grey level of the empty tray after correction (leaves head-room for brighter things)
+from companion.vision.classify import BACKGROUND, Reference, lut_index
+
 SCALE = 2  # default: the counter works at 1/SCALE of the camera resolution
-SAME_LIGHT = 2  # grey levels around LEVEL within which two photos count as equally lit
-CELL = 16  # working pixels per cell of the coarse light grid (about one cube)
+CELL = 8  # working pixels per cell of the coarse light grid (about half a cube)
+ONE = 64  # fixed-point gain ×1 (gains from 0 to ×4)
+MAX_GAIN = 255 / ONE
+WHITE_BALANCE_SPREAD = 1.3  # a tray cell's own channel gains differ by at most this factor
+SMOOTH_CELLS = 2.0  # sigma of the normalised convolution, in cells
 
 
 def shrink(image: np.ndarray, scale: int = SCALE) -> np.ndarray:
@@ -35,50 +50,59 @@ def shrink(image: np.ndarray, scale: int = SCALE) -> np.ndarray:
     return image
 
 
-def _coarse(image: np.ndarray) -> np.ndarray:
+def coarse(image: np.ndarray) -> np.ndarray:
+    """Cell averages of a working image (float32, one pixel per :data:`CELL`² cell)."""
     h, w = image.shape[:2]
-    return cv2.resize(image, (max(1, w // CELL), max(1, h // CELL)), interpolation=cv2.INTER_AREA)
+    small = cv2.resize(image, (max(1, w // CELL), max(1, h // CELL)), interpolation=cv2.INTER_AREA)
+    return small.astype(np.float32)
 
 
-def _grow(coarse: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
-    return cv2.resize(coarse, (shape[1], shape[0]), interpolation=cv2.INTER_LINEAR)
+def _tray_cell_gains(cells: np.ndarray, gain: np.ndarray, references: Sequence[Reference],
+                     ref_index: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Per-cell gains (H×W×3) and a mask of the cells that read as tray under ``gain``."""
+    lit = np.clip(cells * gain, 0, 255).astype(np.uint8)
+    nearest = ref_index[lut_index(lit)]
+    ref_bgr = np.array([r.bgr for r in references] + [(0.0, 0.0, 0.0)], np.float32)
+    is_tray = np.array([r.code == BACKGROUND for r in references] + [False])
+    ref = np.where(nearest == 255, len(references), nearest)
+    tray = is_tray[ref] & (cells.min(axis=2) >= 2.0)
+    gains = ref_bgr[ref] / np.maximum(cells, 1.0)
+    # A tray cell's own white balance stays near the frame's; a strongly coloured cell that
+    # happened to land near a tray look (a cube's rim, a mixed cell) does not.
+    relative = gains / gain
+    tray &= relative.max(axis=2) <= WHITE_BALANCE_SPREAD * relative.min(axis=2)
+    tray &= (gains.min(axis=2) > 0) & (gains.max(axis=2) < MAX_GAIN)
+    return gains, tray
 
 
-def background_estimate(small: np.ndarray) -> np.ndarray:
-    """The empty tray under the light of ``small``, estimated from ``small`` alone: a median
-    over cells about a cube wide, so cubes and small clusters vanish. uint8."""
-    coarse = cv2.medianBlur(cv2.medianBlur(_coarse(small), 5), 5)
-    return _grow(coarse, small.shape)  # OpenCV's x / 0 is 0: a dead pixel stays dark
+def gain_field(small: np.ndarray, references: Sequence[Reference], ref_index: np.ndarray,
+               tray_bgr: Sequence[float], empty_small: np.ndarray | None = None) -> np.ndarray:
+    """The fixed-point gain field (H×W×3 uint8, ``ONE`` = ×1) that relights ``small`` to the
+    calibration light. ``empty_small`` is the empty tray under the same light, if known."""
+    source = coarse(small if empty_small is None else empty_small)
+    flat = source.reshape(-1, 3)
+    gain = np.asarray(tray_bgr, np.float32) / np.maximum(np.median(flat, axis=0), 1.0)
+    gains, tray = None, None
+    for _ in range(2):
+        gains, tray = _tray_cell_gains(source, gain, references, ref_index)
+        if tray.sum() < 4:
+            break
+        gain = np.median(gains[tray], axis=0).astype(np.float32)
+    field = np.broadcast_to(gain, source.shape).astype(np.float32)
+    if tray is not None and tray.sum() >= 4:
+        weight = tray.astype(np.float32)
+        local = np.where(tray[..., None], np.log(np.maximum(gains, 1e-3)), 0.0).astype(np.float32)
+        sigma = 1.0 if empty_small is not None else SMOOTH_CELLS
+        num = cv2.GaussianBlur(local, (0, 0), sigma, borderType=cv2.BORDER_REPLICATE)
+        den = cv2.GaussianBlur(weight, (0, 0), sigma, borderType=cv2.BORDER_REPLICATE)
+        known = den > 0.05
+        smooth = np.exp(num / np.maximum(den, 1e-6)[..., None])
+        field = np.where(known[..., None], smooth, gain).astype(np.float32)
+    h, w = small.shape[:2]
+    fixed = np.clip(field * ONE + 0.5, 0, 255).astype(np.uint8)
+    return cv2.resize(fixed, (w, h), interpolation=cv2.INTER_LINEAR)
 
 
-def normalise(small: np.ndarray, background: np.ndarray) -> np.ndarray:
-    """``small / background · LEVEL`` per channel, uint8 (saturates at twice the tray)."""
-    return cv2.divide(small, background, scale=LEVEL)
-
-
-def relight(ratio: np.ndarray) -> np.ndarray:
-    """Correct ``frame / empty · LEVEL`` for a change of light between the two photos.
-
-    Per-cell median ratios (cells covered by cubes take their neighbours' value) give the light
-    change as a smooth field; dividing by it leaves the tray at ``LEVEL`` everywhere. When both
-    photos share the light the field is ``LEVEL`` and this changes nothing.
-    """
-    change = cv2.medianBlur(cv2.medianBlur(_coarse(ratio), 5), 5)
-    if np.percentile(np.abs(change.astype(np.int16) - LEVEL), 90) <= SAME_LIGHT:
-        # The usual case (empty photo seconds before): nothing to correct. The few cells that
-        # differ are under big clusters, where a correction would only bend the cubes' colours.
-        return ratio
-    return cv2.divide(ratio, _grow(change, ratio.shape), scale=LEVEL)
-
-
-def corrected(image: np.ndarray, empty: np.ndarray | None = None, scale: int = SCALE) -> np.ndarray:
-    """Camera image (and optional empty-tray photo of the same size) → normalised working image.
-
-    With ``empty`` the tray's fine detail (blotches, scratches) divides out pixel by pixel and
-    the light of the frame is taken from the frame (:func:`relight`); without it the tray is
-    estimated from the frame (:func:`background_estimate`). All in 8-bit OpenCV arithmetic.
-    """
-    small = shrink(image, scale)
-    if empty is None:
-        return normalise(small, background_estimate(small))
-    return relight(normalise(small, shrink(empty, scale)))
+def relight(small: np.ndarray, field: np.ndarray) -> np.ndarray:
+    """``small × field`` in 8-bit saturating arithmetic (the corrected working image)."""
+    return cv2.multiply(small, field, scale=1.0 / ONE)

@@ -12,11 +12,11 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from companion.vision.classify import BACKGROUND, UNKNOWN
+from companion.vision.classify import AMBIGUOUS, BACKGROUND
 
 _KERNEL = np.ones((3, 3), np.uint8)
 _BRIDGE = np.ones((5, 5), np.uint8)  # closes gaps up to 4 px, a quarter of a working cube
-N_CLASSES = UNKNOWN + 1
+N_CLASSES = 2 * AMBIGUOUS  # background, 6 colours, unknown, and the 6 colours' ambiguous codes
 
 
 @dataclass(frozen=True)
@@ -29,11 +29,19 @@ class Blobs:
     histogram: np.ndarray  # count × N_CLASSES: pixels of each class in each blob
     sum_x: np.ndarray  # count × N_CLASSES: sums of x of those pixels (for centroids)
     sum_y: np.ndarray
+    colour_sum: np.ndarray | None  # count × N_CLASSES × 3: sums of the image's B, G, R (if given)
+    radius: np.ndarray  # per label: the largest distance from a blob pixel to the tray
+    depth: np.ndarray  # H×W float32: each pixel's distance to the tray (distance transform)
 
 
-def find_blobs(classes: np.ndarray) -> Blobs:
+def find_blobs(classes: np.ndarray, image: np.ndarray | None = None) -> Blobs:
     """Blobs of a class map. Thin lines (scratch glare, one-pixel rims) are opened away first,
-    gaps of up to 4 pixels closed. Bridged pixels belong to the blob but to no colour."""
+    gaps of up to 4 pixels closed. Bridged pixels belong to the blob but to no colour.
+
+    ``radius`` is the radius of the largest disc that fits in each blob (distance transform):
+    one cube's half side for a lone cube *and* for a chain of touching cubes, so the median over
+    a frame's blobs tells the cube size of this frame whatever the camera height. With
+    ``image`` (the frame the classes came from) each blob's colour sums per class are kept too."""
     mask = (classes != BACKGROUND).view(np.uint8)
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, _KERNEL)
     # A scratch's glare across a cube reads as a line of tray: closing bridges it, so the two
@@ -51,21 +59,50 @@ def find_blobs(classes: np.ndarray) -> Blobs:
     histogram = np.bincount(key, minlength=size).reshape(count, N_CLASSES)
     sum_x = np.bincount(key, weights=xs, minlength=size).reshape(count, N_CLASSES)
     sum_y = np.bincount(key, weights=ys, minlength=size).reshape(count, N_CLASSES)
+    colour_sum = None
+    if image is not None:
+        px = image.reshape(-1, 3)[flat]
+        colour_sum = np.stack([np.bincount(key, weights=px[:, c], minlength=size)
+                               for c in range(3)], axis=1).reshape(count, N_CLASSES, 3)
     stats = np.zeros((count, 5), np.int64)
     stats[:, 4] = histogram.sum(axis=1)
-    if count > 1:  # bounding boxes: group the pixels by label, then reduce each group
+    radius = np.zeros(count, np.float32)
+    depth = cv2.distanceTransform(mask, cv2.DIST_L2, cv2.DIST_MASK_5)
+    if count > 1:  # bounding boxes and radii: group the pixels by label, then reduce each group
         order = np.argsort(lab, kind="stable")
         starts = np.concatenate(([0], np.cumsum(stats[1:-1, 4])))
         for axis, coord in enumerate((xs[order], ys[order])):
             low = np.minimum.reduceat(coord, starts)
             stats[1:, axis] = low
             stats[1:, axis + 2] = np.maximum.reduceat(coord, starts) - low + 1
-    return Blobs(count, labels, stats, histogram, sum_x, sum_y)
+        radius[1:] = np.maximum.reduceat(depth.ravel()[flat][order], starts)
+    return Blobs(count, labels, stats, histogram, sum_x, sum_y, colour_sum, radius, depth)
 
 
-def class_pixels(blobs: Blobs, classes: np.ndarray, label: int, cls: int) -> np.ndarray:
-    """N×2 float32 (x, y) of the pixels of class ``cls`` in blob ``label``."""
+def cores(blobs: Blobs, depth: float) -> np.ndarray:
+    """Per label, the number of separate *cores*: regions deeper than ``depth`` inside it.
+
+    Two touching round objects meet at a waist much narrower than either, so their cores
+    (everything further than ``depth`` from the tray) come apart; touching squares meet along a
+    whole side and keep one core. Cores of fewer than 2 pixels are noise.
+    """
+    deep = (blobs.depth >= depth).view(np.uint8)
+    n, core_labels = cv2.connectedComponents(deep, connectivity=8)
+    out = np.zeros(blobs.count, np.int64)
+    if n > 1:
+        flat = np.flatnonzero(deep.view(bool))
+        core_of = core_labels.ravel()[flat]
+        size = np.bincount(core_of, minlength=n)
+        first = np.zeros(n, np.int64)
+        first[core_of[::-1]] = flat[::-1]  # any pixel of a core tells its blob
+        keep = np.flatnonzero(size[1:] >= 2) + 1
+        out += np.bincount(blobs.labels.ravel()[first[keep]], minlength=blobs.count)
+    return out
+
+
+def class_pixels(blobs: Blobs, classes: np.ndarray, label: int, codes) -> np.ndarray:
+    """N×2 float32 (x, y) of the pixels of blob ``label`` whose class is in ``codes``."""
     x, y, w, h = (int(v) for v in blobs.stats[label, :4])
-    sub = (blobs.labels[y:y + h, x:x + w] == label) & (classes[y:y + h, x:x + w] == cls)
+    sub = (blobs.labels[y:y + h, x:x + w] == label) & np.isin(classes[y:y + h, x:x + w], codes)
     ys, xs = np.nonzero(sub)
     return np.stack([xs + x, ys + y], axis=1).astype(np.float32)

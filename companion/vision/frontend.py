@@ -1,0 +1,38 @@
+"""From a working image to a class map — the one path shared by calibration and counting.
+
+Calibration measures one cube exactly as the counter will later measure every blob, so both
+call :func:`class_map`: relight to the calibration light, classify by the learned references,
+and, when the empty tray of this same light is known, let nothing that did not change since the
+empty photo be a cube (static screws, rails, reflections and stains drop out pixel by pixel).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import cv2
+import numpy as np
+
+from companion.vision import light
+from companion.vision.classify import BACKGROUND, Reference, classify
+
+UNCHANGED = 14  # grey levels (working resolution): a pixel this close to the empty tray is tray
+
+
+def class_map(small: np.ndarray, references: Sequence[Reference], tables: tuple[np.ndarray, np.ndarray],
+              tray_bgr: Sequence[float], empty_small: np.ndarray | None = None
+              ) -> tuple[np.ndarray, np.ndarray]:
+    """The frame relit to the calibration light, and its H×W uint8 class map (see :func:`classify`).
+
+    ``tables`` is :func:`~companion.vision.classify.full_tables` of ``references``;
+    ``empty_small`` the empty tray at the same resolution, taken under the same light.
+    """
+    full_lut, ref_index = tables
+    field = light.gain_field(small, references, ref_index, tray_bgr, empty_small)
+    relit = light.relight(small, field)
+    classes = classify(relit, full_lut)
+    if empty_small is not None:
+        diff = cv2.absdiff(small, empty_small)
+        unchanged = diff.max(axis=2) < UNCHANGED
+        classes[unchanged] = BACKGROUND
+    return relit, classes
