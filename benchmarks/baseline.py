@@ -17,15 +17,16 @@ from companion.vision.colors import CUBE_COLORS
 
 @dataclass(frozen=True)
 class BaselineModel:
-    ranges: dict[str, tuple[np.ndarray, np.ndarray]]  # colour → (low, high) HSV bounds
+    ranges: tuple[tuple[str, np.ndarray, np.ndarray], ...]  # (colour, low, high) HSV, one per sample
     cube_area: float
     roi: tuple[tuple[int, int], ...] | None
 
 
 def fit_baseline(image: np.ndarray, samples, roi=None) -> BaselineModel:
-    """Thresholds from the centre patch of each sample box of the calibration photo."""
+    """Thresholds from the centre patch of each sample box of the calibration photo (a colour
+    with several samples — several shades — gets the union of their ranges)."""
     hsv = cv2.cvtColor(image, cv2.COLOR_BGR2HSV)
-    ranges, areas = {}, []
+    ranges, areas = [], []
     for s in samples:
         x, y, w, h = s.box
         cx, cy = x + w // 2, y + h // 2
@@ -34,9 +35,9 @@ def fit_baseline(image: np.ndarray, samples, roi=None) -> BaselineModel:
             low, high = (0, 0, 0), (180, 255, vv * 2.2 + 10)
         else:
             low, high = (hh - 10, ss * 0.55, vv * 0.5), (hh + 10, 255, min(255, vv * 1.6 + 10))
-        ranges[s.color] = (np.array(low, np.float64), np.array(high, np.float64))
+        ranges.append((s.color, np.array(low, np.float64), np.array(high, np.float64)))
         areas.append(0.8 * w * h / 1.6 ** 2)
-    return BaselineModel(ranges, float(np.median(areas)), roi)
+    return BaselineModel(tuple(ranges), float(np.median(areas)), roi)
 
 
 def _in_range(hsv: np.ndarray, low: np.ndarray, high: np.ndarray) -> np.ndarray:
@@ -53,7 +54,12 @@ def baseline_count(image: np.ndarray, model: BaselineModel) -> dict[str, int]:
     roi = None if model.roi is None else np.array(model.roi, np.float32)
     counts: dict[str, int] = {}
     for color in CUBE_COLORS:
-        mask = _in_range(hsv, *model.ranges[color])
+        bounds = [(low, high) for c, low, high in model.ranges if c == color]
+        if not bounds:
+            continue
+        mask = np.zeros(hsv.shape[:2], np.uint8)
+        for low, high in bounds:
+            mask |= _in_range(hsv, low, high)
         mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
         contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
         n = 0

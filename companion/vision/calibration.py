@@ -32,7 +32,8 @@ import cv2
 import numpy as np
 
 from companion.vision import light
-from companion.vision.classify import (AMBIGUOUS, BACKGROUND, CLASS_NAMES, Reference, code_of, full_tables,
+from companion.vision.classify import (AMBIGUOUS, BACKGROUND, CLASS_NAMES, GLARE_CHROMA,
+                                       Reference, code_of, full_tables,
                                        to_lab)
 from companion.vision.colors import CUBE_COLORS
 from companion.vision.errors import CalibrationError, ImageReadError, ImageSizeError
@@ -74,6 +75,10 @@ class Calibration:
     cube_area: dict[str, float]  # one cube's blob area, camera pixels, per calibrated colour
     cube_radius: dict[str, float]  # one cube's blob radius (largest inscribed disc), camera pixels
     tray_bgr: tuple[float, float, float]  # median colour of the tray in the calibration photo
+    # The tray itself on the light-correction grid (cells of light.CELL working pixels over the
+    # whole photo, uint8 BGR), for a camera fixed to the tower (a calibration with an outline);
+    # None without an outline, where photos may be taken from anywhere.
+    tray_cells: np.ndarray | None = None
     samples: tuple[Sample, ...] = field(default=())
     backgrounds: tuple[Box, ...] = field(default=())
     # Camera settings held while the calibration photo was taken (exposure, gain, white balance,
@@ -117,6 +122,7 @@ class Calibration:
             "cube_area": {c: round(a, 2) for c, a in self.cube_area.items()},
             "cube_radius": {c: round(r, 3) for c, r in self.cube_radius.items()},
             "tray_bgr": [round(v, 2) for v in self.tray_bgr],
+            "tray_cells": None if self.tray_cells is None else self.tray_cells.tolist(),
             "samples": [{"color": s.color, "box": list(s.box)} for s in self.samples],
             "backgrounds": [list(b) for b in self.backgrounds],
             "camera": self.camera,
@@ -193,16 +199,20 @@ def _cube_in_box(image: np.ndarray, sample: Sample) -> np.ndarray:
     ring_width = max(2, int(round(0.12 * min(w, h))))
     ring = np.ones((h, w), bool)
     ring[ring_width:h - ring_width, ring_width:w - ring_width] = False
-    ring_lab = lab[ring]
-    median = np.median(ring_lab, axis=0)
-    usual = ring_lab[np.linalg.norm(ring_lab - median, axis=1) < 30]  # not a neighbour's corner
-    local = Reference.from_lab(BACKGROUND, usual if len(usual) >= 8 else ring_lab)
-    differs = local.distance(lab.reshape(-1, 3)).reshape(h, w) > 5.0
-    # A cube's shadow is the tray, darker: same tint, at least about half as light. A black
-    # cube is far darker than that, so it stays an object.
-    tint = np.hypot(lab[..., 1] - local.lab[1], lab[..., 2] - local.lab[2])
-    shadow = (tint < SHADOW_TINT) & (lab[..., 0] < local.lab[0]) & (lab[..., 0] >= SHADOW_DEPTH * local.lab[0])
-    differs = (differs & ~shadow).astype(np.uint8)
+    looks = _ring_looks(lab[ring])
+    differs = np.ones((h, w), bool)
+    shadow = np.zeros((h, w), bool)
+    for look in looks:
+        differs &= look.distance(lab.reshape(-1, 3)).reshape(h, w) > 5.0
+        # A cube's shadow is the tray, darker: same tint, at least about half as light. A
+        # black cube is far darker than that, so it stays an object.
+        tint = np.hypot(lab[..., 1] - look.lab[1], lab[..., 2] - look.lab[2])
+        shadow |= (tint < SHADOW_TINT) & (lab[..., 0] < look.lab[0]) & (lab[..., 0] >= SHADOW_DEPTH * look.lab[0])
+    # Glare — the ring light mirrored in the plastic next to the cube — is no part of it either.
+    lightest = max(look.lab[0] for look in looks)
+    chroma = np.hypot(lab[..., 1] - 128.0, lab[..., 2] - 128.0)
+    glare = (lab[..., 0] > lightest + 10.0) & (chroma <= GLARE_CHROMA)
+    differs = (differs & ~shadow & ~glare).astype(np.uint8)
     side = math.sqrt(w * h)
     k = max(3, int(side / 20) | 1)
     differs = cv2.morphologyEx(differs, cv2.MORPH_OPEN, np.ones((k, k), np.uint8))
@@ -214,8 +224,26 @@ def _cube_in_box(image: np.ndarray, sample: Sample) -> np.ndarray:
     off = np.hypot(centres[1:, 0] - w / 2, centres[1:, 1] - h / 2) / side
     score = stats[1:, cv2.CC_STAT_AREA] * np.clip(1.2 - off, 0.1, 1.0)
     mask = labels == 1 + int(np.argmax(score))
-    _check_one_colour(lab[mask], sample, local.lab[0])
+    _check_one_colour(lab[mask], sample, lightest)
     return mask
+
+
+def _ring_looks(ring_lab: np.ndarray) -> list[Reference]:
+    """The local tray around a sample cube, from the box's border ring: its usual look, and a
+    second one when a quarter of the ring is something else that is neither that look's shadow
+    nor glare (a patch or tray edge crossing the box). A neighbouring cube's corner poking into
+    the ring is less than that, so it stays an object."""
+    median = np.median(ring_lab, axis=0)
+    near = np.linalg.norm(ring_lab - median, axis=1) < 30
+    first = Reference.from_lab(BACKGROUND, ring_lab[near] if near.sum() >= 8 else ring_lab)
+    rest = ring_lab[first.distance(ring_lab) > 5.0]
+    tint = np.hypot(rest[:, 1] - first.lab[1], rest[:, 2] - first.lab[2])
+    shadow = (tint < SHADOW_TINT) & (rest[:, 0] >= SHADOW_DEPTH * first.lab[0])
+    glare = (rest[:, 0] > first.lab[0]) & (np.hypot(rest[:, 1] - 128, rest[:, 2] - 128) <= GLARE_CHROMA)
+    other = rest[~shadow & ~glare]
+    if len(other) >= 0.25 * len(ring_lab):
+        return [first, Reference.from_lab(BACKGROUND, other)]
+    return [first]
 
 
 def _check_one_colour(lab: np.ndarray, sample: Sample, tray_lightness: float) -> None:
@@ -258,6 +286,19 @@ def _core(mask: np.ndarray) -> np.ndarray:
 
 # ---------------------------------------------------------------- the tray
 
+def _sample_area(shape: tuple[int, int], samples: Sequence[Sample], scale: int) -> np.ndarray:
+    """H×W bool at working resolution: the sample boxes, padded (shadows and rims beside the
+    cube stay out of the tray)."""
+    h, w = shape
+    area = np.zeros((h, w), bool)
+    for s in samples:
+        x, y, bw, bh = s.box
+        pad = int(0.25 * max(bw, bh))
+        area[max(0, (y - pad) // scale):(y + bh + pad) // scale + 1,
+             max(0, (x - pad) // scale):(x + bw + pad) // scale + 1] = True
+    return area
+
+
 def _tray_pixels(small: np.ndarray, scale: int, samples: Sequence[Sample], backgrounds: Sequence[Box],
                  roi_points, cube_refs: Sequence[Reference]) -> np.ndarray:
     """N×3 BGR pixels of tray in the working image: inside the outline, outside every sample
@@ -268,11 +309,7 @@ def _tray_pixels(small: np.ndarray, scale: int, samples: Sequence[Sample], backg
     if roi_points is not None:
         keep[:] = 0
         cv2.fillPoly(keep, [np.round(np.array(roi_points, np.float64) / scale).astype(np.int32)], 1)
-    for s in samples:
-        x, y, bw, bh = s.box
-        pad = int(0.25 * max(bw, bh))  # shadows and rims beside the cube stay out
-        keep[max(0, (y - pad) // scale):(y + bh + pad) // scale + 1,
-             max(0, (x - pad) // scale):(x + bw + pad) // scale + 1] = 0
+    keep[_sample_area((h, w), samples, scale)] = 0
     for x, y, bw, bh in backgrounds:
         keep[y // scale:(y + bh) // scale + 1, x // scale:(x + bw) // scale + 1] = 1
     pixels = small[keep.view(bool)]
@@ -380,13 +417,21 @@ def calibrate(image: np.ndarray, samples: Iterable[Sample], backgrounds: Iterabl
         relit = np.clip(empty_small.astype(np.float32) * gain, 0, 255).astype(np.uint8)
         extra = _tray_pixels(relit, scale, (), (), roi_points, cube_refs)
         tray = np.concatenate([tray, extra]) if len(tray) else extra
+    cells = None
+    if roi_points is not None:  # a fixed camera: remember the tray spot by spot
+        whole = (slice(0, small.shape[0] // light.CELL * light.CELL),
+                 slice(0, small.shape[1] // light.CELL * light.CELL))  # whole cells, as counting crops
+        if empty is not None:
+            cells = light.tray_cells(relit[whole], np.zeros(small.shape[:2], bool)[whole])
+        else:
+            cells = light.tray_cells(small[whole], _sample_area(small.shape[:2], samples, scale)[whole])
     tray_refs = _tray_references(tray, cube_refs)
     warnings = _colour_warnings(cube_refs, tray_refs)
     references = tuple(tray_refs) + tuple(cube_refs)
 
     # One cube measured exactly as the counter will measure it.
     tables = full_tables(references)
-    _, classes = class_map(small, references, tables, tray_bgr)
+    _, classes = class_map(small, references, tables, tray_bgr, tray_cells=cells)
     blobs = find_blobs(classes)
     areas: dict[str, list[float]] = {}
     radii: dict[str, list[float]] = {}
@@ -405,7 +450,7 @@ def calibrate(image: np.ndarray, samples: Iterable[Sample], backgrounds: Iterabl
     cube_area = {c: float(np.median(a)) for c, a in areas.items()}
     cube_radius = {c: float(np.median(r)) for c, r in radii.items()}
     return Calibration((width, height), roi_points, scale, references, cube_area, cube_radius,
-                       tray_bgr, samples, backgrounds, {}, tuple(warnings))
+                       tray_bgr, cells, samples, backgrounds, {}, tuple(warnings))
 
 
 # ---------------------------------------------------------------- JSON
@@ -470,6 +515,8 @@ def calibration_from_dict(data: object, name: str = "The calibration") -> Calibr
         areas = {str(c): float(a) for c, a in data["cube_area"].items()}
         radii = {str(c): float(r) for c, r in data["cube_radius"].items()}
         tray_bgr = tuple(float(v) for v in data["tray_bgr"])
+        cells = data.get("tray_cells")
+        cells = None if cells is None else np.array(cells, dtype=np.float64)
         samples = tuple(Sample(str(s["color"]), tuple(int(v) for v in s["box"]))
                         for s in data.get("samples", []))
         backgrounds = tuple(tuple(int(v) for v in b) for b in data.get("backgrounds", []))
@@ -483,6 +530,11 @@ def calibration_from_dict(data: object, name: str = "The calibration") -> Calibr
         raise bad("the camera settings must be a JSON object")
     if len(tray_bgr) != 3 or not all(math.isfinite(v) and v >= 0 for v in tray_bgr):
         raise bad("the tray colour needs three non-negative numbers")
+    if cells is not None:
+        if cells.ndim != 3 or cells.shape[2] != 3 or cells.size == 0 or not np.all(np.isfinite(cells)) \
+                or cells.min() < 0 or cells.max() > 255:
+            raise bad("the tray cells must be rows of B, G, R values from 0 to 255")
+        cells = cells.astype(np.uint8)
     if not any(r.code == BACKGROUND for r in references):
         raise bad("it has no model of the tray")
     colors = {CLASS_NAMES[r.code] for r in references if r.code != BACKGROUND}
@@ -499,8 +551,8 @@ def calibration_from_dict(data: object, name: str = "The calibration") -> Calibr
         roi_points = _check_roi(data.get("roi"), w, h)
     except (CalibrationError, TypeError, IndexError) as exc:
         raise bad(f"the tray outline is wrong ({exc})") from None
-    return Calibration((w, h), roi_points, scale, references, areas, radii, tray_bgr, samples,
-                       backgrounds, camera, warnings)
+    return Calibration((w, h), roi_points, scale, references, areas, radii, tray_bgr, cells,
+                       samples, backgrounds, camera, warnings)
 
 
 def _reference_from(d, bad) -> Reference:

@@ -3,20 +3,23 @@
 Rules the count follows (documented for players in docs/vision.md):
 - A cube counts when the centre of its visible face lies inside the tray outline (ROI), so a
   cube cut by the outline counts once or not at all, never twice.
-- The size of one cube is read from the frame itself: the median radius (widest disc inside)
-  of its lone objects
-  (blobs shaped like one object, see below, of a plausible area), compared with the
+- The size of one cube is read from the frame itself, from its lone objects (blobs shaped like
+  one object, see below, of a plausible area): their median area with a tray outline (one size
+  of cube), their median radius (widest disc inside) without (objects of mixed shapes),
+  compared with the
   calibrated cube. Within ±5 % of the calibrated size the calibrated size is used (it is
   measured more precisely); beyond, the frame's own — the camera may sit higher or lower than
   at calibration. With a tray outline (a camera fixed to the tower) the size may change by
-  ×0.7 to ×1.5 (±30 % of height); a frame with no lone cube keeps the calibrated size. Without
-  an outline photos may come from any distance (×0.5 to ×2), and a frame of clusters only is
-  sized by the widest disc inside its blobs (a chain is as wide as one object).
+  ×0.7 to ×1.5 (±30 % of height); without one photos may come from any distance (×0.5 to ×2).
+  A frame of clusters only is sized by its narrowest cluster: a chain of cubes is as wide as
+  one cube, an L or a block wider, never narrower (without an outline, where objects may
+  differ in size, by the median cluster).
 - A blob never holds fewer objects than it has separate cores (parts deeper than 0.65 of a
   cube's radius): touching round objects meet at a narrow waist, which splits their cores.
-- A blob with no waist (convex: solidity ≥ 0.92, thin rims aside) and no more than 1.7 times as long as it is
-  wide is *one* object as long as its area is under 2.6 cubes: two touching cubes make a
-  rectangle twice as long as wide, and a 2×2 block has four cubes' area; only one object is
+- A blob of one colour (80 % of its votes) with no waist (convex: solidity ≥ 0.92, thin rims
+  aside), no more than 1.7 times as long as it is wide, is *one* object as long as its area is
+  under 2.2 cubes: two touching cubes make a rectangle twice as long as wide, and a 2×2 block
+  has four cubes' area; only one object is
   that compact. It counts as one even when it is small (down to 0.3 of a cube, when its
   radius is at least half a cube's).
 - A blob whose colour lies between two learned colours is doubtful too, naming both.
@@ -52,7 +55,8 @@ SIZE_VOTE_FIXED = (0.7, 1.5)
 SIZE_VOTE_FREE = (0.5, 2.0)
 SIZE_DOUBT = 0.3  # a cluster ratio this far from a whole number is doubtful
 CORE_DEPTH = 0.65  # of a cube's radius: deeper than this is a cube's core (see segment.cores)
-COMPACT = (0.92, 1.7, 2.6)  # solidity at least, length over width at most, cube areas under: one object
+COMPACT = (0.92, 1.7, 2.2)  # solidity at least, length over width at most, cube areas under: one object
+ONE_COLOUR = 0.8  # … and this share of its colour votes for one colour
 COLOUR_DOUBT = 0.7  # own-colour distance over next colour's distance above this: doubtful
 
 
@@ -116,6 +120,7 @@ class _Geometry:
     unit_radius: float  # one cube's blob radius at calibration, working pixels
     roi_mask: np.ndarray | None  # working resolution over the crop, 1 inside the outline
     colour_refs: tuple  # (code, mean, inverse covariance, shades) of every cube reference
+    tray_cells: np.ndarray | None  # the calibration's tray over the crop, on the light grid
 
 
 _GEOMETRY: "weakref.WeakKeyDictionary[Calibration, dict]" = weakref.WeakKeyDictionary()
@@ -161,18 +166,21 @@ def _geometry(cal: Calibration, width: int, height: int) -> _Geometry:
         local = (np.array(cal.roi, np.float64) * factor - (x0, y0)) / scale
         cv2.fillPoly(roi_mask, [np.round(local * 16).astype(np.int32)], 1, cv2.LINE_8, 4)
     refs = tuple((r.code, *r.metric(), r.shades) for r in cal.references if r.code != BACKGROUND)
-    geo = _Geometry(scale, (x0, y0, x1, y1), unit_area, unit_radius, roi_mask, refs)
+    cells = None
+    if cal.tray_cells is not None and factor == 1 and scale == cal.scale:
+        step = scale * light.CELL
+        cells = cal.tray_cells[y0 // step:y1 // step, x0 // step:x1 // step]
+    geo = _Geometry(scale, (x0, y0, x1, y1), unit_area, unit_radius, roi_mask, refs, cells)
     per_cal[(width, height)] = geo
     return geo
 
 
 def _align(lo: int, hi: int, step: int, limit: int) -> tuple[int, int]:
-    """Grow (or, at the picture's edge, shrink) ``lo..hi`` to a multiple of ``step``."""
-    size = -(-(hi - lo) // step) * step
-    if size > limit:
-        size = limit // step * step or limit
-    hi = min(limit, lo + size)
-    return max(0, hi - size), hi
+    """``lo..hi`` grown to whole cells of ``step`` on the picture's own cell grid (so that the
+    calibration's tray cells line up), and shrunk to whole cells at the picture's edge."""
+    lo = lo // step * step
+    hi = min(-(-hi // step) * step, limit // step * step or limit)
+    return lo, max(hi, lo + min(step, limit - lo))
 
 
 def _inside(geo: _Geometry, x: float, y: float) -> bool:
@@ -238,15 +246,20 @@ def _size_factor(blobs: Blobs, geo: _Geometry, candidates: np.ndarray, area: np.
     plausible = candidates[(area[candidates] >= low ** 2 * geo.unit_area)
                            & (area[candidates] <= high ** 2 * geo.unit_area)]
     lone = [int(b) for b in plausible if _one_object(blobs, int(b), 0.5 * low * geo.unit_radius)]
-    if lone:
+    if lone and geo.roi_mask is not None:  # one size of cube: area is the finer measure
+        factor = float(np.sqrt(np.median(area[lone]) / geo.unit_area))
+    elif lone:  # objects of mixed shapes: their width varies less than their area
         factor = float(np.median(blobs.radius[lone] / geo.unit_radius))
-    elif geo.roi_mask is None and len(candidates):
-        # Only clusters, and the camera may be anywhere: a chain is as wide as one object.
+    else:
+        # Only clusters. A chain of cubes is as wide as one cube; an L or a block is wider,
+        # never narrower: with one size of cube (a fixed tower) the narrowest cluster tells the
+        # size. Objects of mixed sizes (photos without an outline) take the median.
         ratio = blobs.radius[candidates] / geo.unit_radius
         votes = ratio[(ratio >= low) & (ratio <= high)]
-        factor = float(np.median(votes)) if len(votes) else 1.0
-    else:
-        factor = 1.0
+        if len(votes) == 0:
+            factor = 1.0
+        else:
+            factor = float(votes.min() if geo.roi_mask is not None else np.median(votes))
     return 1.0 if abs(factor - 1.0) <= SIZE_DEAD_ZONE else factor
 
 
@@ -328,7 +341,8 @@ def count_cubes(image: np.ndarray, calibration: Calibration,
     s = geo.scale
     small = light.shrink(image[y0:y1, x0:x1], s)
     empty_small = None if empty is None else light.shrink(empty[y0:y1, x0:x1], s)
-    relit, classes = class_map(small, calibration.references, tables, calibration.tray_bgr, empty_small)
+    relit, classes = class_map(small, calibration.references, tables, calibration.tray_bgr,
+                               empty_small, geo.tray_cells)
     blobs = find_blobs(classes, relit)
     hist = blobs.histogram
     total = np.maximum(hist.sum(axis=1), 1)
@@ -362,7 +376,8 @@ def count_cubes(image: np.ndarray, calibration: Calibration,
     for label in cube_blobs:
         ratio = float(area[label] / unit)
         n = max(int(round(ratio)), int(waists[label]))
-        if ratio < COMPACT[2] and _one_object(blobs, int(label), 0.5 * geo.unit_radius * factor):
+        one_colour = votes[label].max() >= ONE_COLOUR * votes[label].sum()
+        if ratio < COMPACT[2] and one_colour and _one_object(blobs, int(label), 0.5 * geo.unit_radius * factor):
             n = 1
             ratio = min(max(ratio, 1.0 - SIZE_DOUBT), 1.0 + SIZE_DOUBT)  # its size is no doubt
         elif ratio < MIN_FRACTION:

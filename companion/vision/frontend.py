@@ -20,15 +20,16 @@ UNCHANGED = 14  # grey levels (working resolution): a pixel this close to the em
 
 
 def class_map(small: np.ndarray, references: Sequence[Reference], tables: tuple[np.ndarray, np.ndarray],
-              tray_bgr: Sequence[float], empty_small: np.ndarray | None = None
-              ) -> tuple[np.ndarray, np.ndarray]:
+              tray_bgr: Sequence[float], empty_small: np.ndarray | None = None,
+              tray_cells: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
     """The frame relit to the calibration light, and its H×W uint8 class map (see :func:`classify`).
 
     ``tables`` is :func:`~companion.vision.classify.full_tables` of ``references``;
-    ``empty_small`` the empty tray at the same resolution, taken under the same light.
+    ``empty_small`` the empty tray at the same resolution, taken under the same light;
+    ``tray_cells`` the calibration's tray on the same cell grid (see :func:`light.gain_field`).
     """
     full_lut, ref_index = tables
-    field = light.gain_field(small, references, ref_index, tray_bgr, empty_small)
+    field = light.gain_field(small, references, ref_index, tray_bgr, empty_small, tray_cells)
     relit = light.relight(small, field)
     classes = classify(relit, full_lut)
     if empty_small is not None:

@@ -76,15 +76,26 @@ def _tray_cell_gains(cells: np.ndarray, gain: np.ndarray, references: Sequence[R
 
 
 def gain_field(small: np.ndarray, references: Sequence[Reference], ref_index: np.ndarray,
-               tray_bgr: Sequence[float], empty_small: np.ndarray | None = None) -> np.ndarray:
+               tray_bgr: Sequence[float], empty_small: np.ndarray | None = None,
+               tray_cells: np.ndarray | None = None) -> np.ndarray:
     """The fixed-point gain field (H×W×3 uint8, ``ONE`` = ×1) that relights ``small`` to the
-    calibration light. ``empty_small`` is the empty tray under the same light, if known."""
+    calibration light.
+
+    ``empty_small`` is the empty tray under the same light, if known. ``tray_cells`` is the
+    calibration's own tray on the same cell grid (a camera fixed to the tower sees the tray at
+    the same place): then each cell is compared with the very same spot of the tray, which
+    holds on wood, two-tone and busy backgrounds where "the nearest tray look" is ambiguous.
+    """
     source = coarse(small if empty_small is None else empty_small)
-    flat = source.reshape(-1, 3)
-    gain = np.asarray(tray_bgr, np.float32) / np.maximum(np.median(flat, axis=0), 1.0)
+    gain = np.asarray(tray_bgr, np.float32) / np.maximum(np.median(source.reshape(-1, 3), axis=0), 1.0)
+    aligned = tray_cells is not None and tray_cells.shape == source.shape
     gains, tray = None, None
     for _ in range(2):
-        gains, tray = _tray_cell_gains(source, gain, references, ref_index)
+        if aligned:
+            gains = tray_cells.astype(np.float32) / np.maximum(source, 1.0)
+            tray = _agrees(gains, gain)
+        else:
+            gains, tray = _tray_cell_gains(source, gain, references, ref_index)
         if tray.sum() < 4:
             break
         gain = np.median(gains[tray], axis=0).astype(np.float32)
@@ -92,7 +103,7 @@ def gain_field(small: np.ndarray, references: Sequence[Reference], ref_index: np
     if tray is not None and tray.sum() >= 4:
         weight = tray.astype(np.float32)
         local = np.where(tray[..., None], np.log(np.maximum(gains, 1e-3)), 0.0).astype(np.float32)
-        sigma = 1.0 if empty_small is not None else SMOOTH_CELLS
+        sigma = 1.0 if (empty_small is not None or aligned) else SMOOTH_CELLS
         num = cv2.GaussianBlur(local, (0, 0), sigma, borderType=cv2.BORDER_REPLICATE)
         den = cv2.GaussianBlur(weight, (0, 0), sigma, borderType=cv2.BORDER_REPLICATE)
         known = den > 0.05
@@ -101,6 +112,35 @@ def gain_field(small: np.ndarray, references: Sequence[Reference], ref_index: np
     h, w = small.shape[:2]
     fixed = np.clip(field * ONE + 0.5, 0, 255).astype(np.uint8)
     return cv2.resize(fixed, (w, h), interpolation=cv2.INTER_LINEAR)
+
+
+def _agrees(gains: np.ndarray, gain: np.ndarray) -> np.ndarray:
+    """Cells whose own gains look like a change of light from ``gain``: the same white balance
+    within :data:`WHITE_BALANCE_SPREAD` and a level within ×0.5 to ×2 (a shadow, a brighter
+    spot) — not a cube lying where the tray was."""
+    relative = gains / gain
+    level = relative.mean(axis=2)
+    return ((relative.max(axis=2) <= WHITE_BALANCE_SPREAD * relative.min(axis=2))
+            & (level >= 0.5) & (level <= 2.0) & (gains.max(axis=2) < MAX_GAIN))
+
+
+def tray_cells(small: np.ndarray, hidden: np.ndarray) -> np.ndarray:
+    """The tray on the coarse cell grid (uint8), with the cells ``hidden`` (H×W bool at working
+    resolution: sample cubes and their shadows) filled in from the tray around them."""
+    cells = coarse(small)
+    hidden_cells = coarse(hidden.astype(np.float32)[..., None] * np.ones(3, np.float32))[..., 0] > 0.02
+    known = (~hidden_cells).astype(np.float32)
+    values = cells * known[..., None]
+    filled = cells.copy()
+    for sigma in (1.0, 2.0, 4.0, 8.0):  # fill from ever further away until every hole is closed
+        num = cv2.GaussianBlur(values, (0, 0), sigma, borderType=cv2.BORDER_REPLICATE)
+        den = cv2.GaussianBlur(known, (0, 0), sigma, borderType=cv2.BORDER_REPLICATE)
+        todo = hidden_cells & (den > 0.05)
+        filled[todo] = (num[todo] / den[todo][:, None])
+        hidden_cells &= ~todo
+        if not hidden_cells.any():
+            break
+    return np.clip(filled + 0.5, 0, 255).astype(np.uint8)
 
 
 def relight(small: np.ndarray, field: np.ndarray) -> np.ndarray:

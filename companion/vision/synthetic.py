@@ -2,8 +2,10 @@
 
 It draws the bottom faces of the cubes (rotated squares with bevelled, slightly darker edges),
 touching clusters of one or several colours, cubes lying across the tray outline, foreign
-objects of no cube colour, and then applies what a real camera adds: uneven light, a light
-level and white balance of the moment, scratches on the tray, blur and sensor noise.
+objects of no cube colour, on whatever lies behind the tray (plain, wood, two-tone or a busy
+textured scene: :mod:`companion.vision.scene`), and then applies what a real camera adds:
+uneven light, vignetting, a hard shadow, a light level and white balance of the moment, the
+ring light's reflections, scratches, blur, sensor noise and JPEG compression.
 
 Guarantees:
 - Same arguments → the same image, byte for byte (everything is drawn from ``seed``).
@@ -12,8 +14,9 @@ Guarantees:
 - Cubes never overlap (a cube lying on another would be invisible from below, so the renderer
   does not produce that case); cubes of one cluster touch edge to edge.
 - The picture model is multiplicative, like a real scene: pixel = light(x, y) · white balance ·
-  reflectance, plus additive scratch glare and noise. The empty-tray photo of the same
-  ``tray_seed`` shows the same tray surface and scratches.
+  reflectance, plus additive glare (scratches, reflections) and noise. The empty-tray photo
+  of the same ``tray_seed`` shows the same tray surface, scratches and reflections; with the
+  same ``seed`` it has the same light and shadow.
 """
 
 from __future__ import annotations
@@ -26,6 +29,7 @@ from dataclasses import dataclass, field, replace
 import cv2
 import numpy as np
 
+from companion.vision import scene
 from companion.vision.colors import CUBE_COLORS
 
 # Reflectance (B, G, R) of the painted wooden cubes; the renderer's own choice, not a measurement.
@@ -42,7 +46,6 @@ FOREIGN_REFLECTANCE: tuple[tuple[float, float, float], ...] = (
     (0.66, 0.60, 0.10),  # teal
     (0.70, 0.42, 0.92),  # pink
 )
-_EXPOSURE = 240.0  # grey level of a perfect white under light 1.0
 
 
 @dataclass(frozen=True)
@@ -58,11 +61,16 @@ class RenderConditions:
     cube_px: float = 36.0  # side of a cube's bottom face in pixels
     background: tuple[float, float, float] = (0.74, 0.76, 0.78)  # tray surface reflectance, BGR
     background_variation: float = 0.08  # ± relative blotchiness of the tray surface
+    surface: str = "plain"  # plain, wood, two-tone or textured (see companion.vision.scene)
     tray_seed: int = 0
     scratches: int = 0
+    reflections: int = 0  # the ring light's LEDs mirrored in the tray (bright spots)
     light: float = 1.0  # overall light level
     white_balance: tuple[float, float, float] = (1.0, 1.0, 1.0)  # B, G, R gains
     light_gradient: float = 0.0  # 0 = even light; 0.4 = one side 40 % darker than the centre
+    vignette: float = 0.12  # light lost towards the corners
+    shadow: float = 0.0  # a hard shadow over part of the tray takes this share of the light
+    jpeg_quality: int = 0  # 0: no JPEG; else the photo goes through JPEG at this quality
     noise: float = 2.0  # sensor noise, standard deviation in grey levels
     blur: float = 0.0  # Gaussian blur sigma in pixels
     cluster: float = 0.0  # probability that a cube touches others in a cluster
@@ -221,62 +229,12 @@ def _outline_spot(contour, placed, rng, side) -> tuple[float, float, bool] | Non
 
 # ---------------------------------------------------------------- drawing (what the camera sees)
 
-@functools.lru_cache(maxsize=8)
-def _tray_surface(size, background, variation, tray_seed) -> np.ndarray:
-    """Reflectance ×255 of the empty tray, H×W×3 uint8: a base colour with smooth blotches."""
-    w, h = size
-    rng = np.random.default_rng([tray_seed, 17])
-    blotch = rng.uniform(-1.0, 1.0, size=(6, 8)).astype(np.float32)
-    blotch = cv2.resize(blotch, (w, h), interpolation=cv2.INTER_CUBIC)
-    surface = np.empty((h, w, 3), np.float32)
-    for c in range(3):
-        surface[:, :, c] = background[c] * 255.0 * (1.0 + variation * blotch)
-    # 8-bit, because OpenCV anti-aliases drawing only on 8-bit images.
-    return np.clip(surface + 0.5, 0, 255).astype(np.uint8)
-
-
-@functools.lru_cache(maxsize=8)
-def _scratch_layer(size, scratches, tray_seed) -> np.ndarray | None:
-    """Glare of scratches on the tray, H×W float32 in 0..1 (same scratches for every photo)."""
-    if scratches <= 0:
-        return None
-    w, h = size
-    rng = np.random.default_rng([tray_seed, 29])
-    layer = np.zeros((h, w), np.float32)
-    for _ in range(scratches):
-        x0, y0 = rng.uniform(0, w), rng.uniform(0, h)
-        length, angle = rng.uniform(80, 400), rng.uniform(0, math.pi)
-        bend = rng.uniform(-0.3, 0.3)
-        pts = []
-        for t in np.linspace(0.0, 1.0, 8):
-            a = angle + bend * t
-            pts.append((x0 + math.cos(a) * length * t, y0 + math.sin(a) * length * t))
-        cv2.polylines(layer, [np.array(pts, np.int32)], False, float(rng.uniform(0.3, 0.7)),
-                      int(rng.integers(1, 3)), cv2.LINE_AA)
-    return cv2.GaussianBlur(layer, (0, 0), 0.7)
-
-
 @functools.lru_cache(maxsize=4)
 def _noise_bank(size) -> np.ndarray:
     """One large field of unit Gaussian noise; each photo takes a seeded crop of it (fast)."""
     w, h = size
     rng = np.random.default_rng(12345)
     return rng.standard_normal((h + 64, w + 64, 3), dtype=np.float32)
-
-
-def _light_field(cond: RenderConditions, rng: np.random.Generator) -> np.ndarray:
-    """Per-pixel, per-channel gain H×W×3 float32: level, white balance, gradient, vignette."""
-    w, h = cond.size
-    sw, sh = 40, 30
-    u = np.linspace(-1.0, 1.0, sw, dtype=np.float32)[None, :]
-    v = np.linspace(-1.0, 1.0, sh, dtype=np.float32)[:, None]
-    direction = rng.uniform(0, 2 * math.pi)
-    ramp = 1.0 + cond.light_gradient * 0.5 * (math.cos(direction) * u + math.sin(direction) * v)
-    vignette = 1.0 - 0.12 * (u * u + v * v) / 2.0
-    level = (cond.light * ramp * vignette).astype(np.float32)
-    small = np.stack([level * float(g * _EXPOSURE) for g in cond.white_balance], axis=2)
-    small = small.astype(np.float32)  # whatever number types the conditions hold
-    return cv2.resize(small, (w, h), interpolation=cv2.INTER_LINEAR)
 
 
 def _square(x, y, side, angle) -> np.ndarray:
@@ -295,8 +253,8 @@ def _bgr255(bgr) -> tuple[float, float, float]:
 def _draw(pieces: list[_Piece], cond: RenderConditions, seed: int, noise_seed: int,
           offsets=None) -> np.ndarray:
     rng = np.random.default_rng([seed, noise_seed])
-    albedo = _tray_surface(cond.size, cond.background, cond.background_variation,
-                           cond.tray_seed).copy()
+    albedo = scene.surface(cond.size, tuple(cond.background), cond.background_variation,
+                           cond.surface, cond.tray_seed).copy()
     for k, p in enumerate(pieces):
         dx, dy, da = offsets[k] if offsets is not None else (0.0, 0.0, 0.0)
         if p.color == "foreign":
@@ -308,12 +266,15 @@ def _draw(pieces: list[_Piece], cond: RenderConditions, seed: int, noise_seed: i
                            cv2.LINE_AA, 4)
         cv2.fillConvexPoly(albedo, _square(p.x + dx, p.y + dy, p.size * 0.88, p.angle + da),
                            _bgr255(p.bgr), cv2.LINE_AA, 4)
-    light = _light_field(cond, np.random.default_rng([seed, 5]))  # one light per seed
+    light = scene.light_field(cond.size, cond.light, cond.white_balance, cond.light_gradient,
+                              cond.vignette, cond.shadow, np.random.default_rng([seed, 5]))  # one light per seed
     image = cv2.multiply(albedo.astype(np.float32), light, scale=1.0 / 255.0)
-    scratches = _scratch_layer(cond.size, cond.scratches, cond.tray_seed)
+    scratches = scene.scratch_layer(cond.size, cond.scratches, cond.tray_seed)
     if scratches is not None:
-        glare = scratches * (70.0 * cond.light)
-        image += glare[:, :, None]
+        image += (scratches * (70.0 * cond.light))[:, :, None]
+    reflections = scene.reflection_layer(cond.size, cond.reflections, cond.tray_seed)
+    if reflections is not None:  # the ring light's LEDs, mirrored: as bright as the light itself
+        image += (reflections * (230.0 * cond.light))[:, :, None]
     if cond.blur > 0:
         image = cv2.GaussianBlur(image, (0, 0), cond.blur)
     if cond.noise > 0:
@@ -321,7 +282,7 @@ def _draw(pieces: list[_Piece], cond: RenderConditions, seed: int, noise_seed: i
         bank = _noise_bank(cond.size)
         ox, oy = int(rng.integers(64)), int(rng.integers(64))
         image = cv2.scaleAdd(bank[oy:oy + h, ox:ox + w], float(cond.noise), image)
-    return np.clip(image, 0, 255).astype(np.uint8)
+    return scene.jpeg(np.clip(image, 0, 255).astype(np.uint8), cond.jpeg_quality)
 
 
 def _frame(pieces, cond, image, moving=False) -> RenderedFrame:
@@ -414,5 +375,6 @@ def synthetic_calibration(conditions: RenderConditions | None = None):
     cond = conditions or RenderConditions()
     neutral = replace(RenderConditions(), size=cond.size, roi=cond.roi, cube_px=cond.cube_px,
                       background=cond.background, background_variation=cond.background_variation,
-                      tray_seed=cond.tray_seed, scratches=cond.scratches)
+                      surface=cond.surface, tray_seed=cond.tray_seed, scratches=cond.scratches,
+                      reflections=cond.reflections)
     return _calibration_for(neutral)
