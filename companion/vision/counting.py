@@ -6,14 +6,15 @@ Rules the count follows (documented for players in docs/vision.md):
 - The size of one cube is read from the frame itself, from its lone objects (blobs shaped like
   one object, see below, of a plausible area): their median area with a tray outline (one size
   of cube), their median radius (widest disc inside) without (objects of mixed shapes),
-  compared with the
-  calibrated cube. Within ±5 % of the calibrated size the calibrated size is used (it is
+  compared with the calibrated cube. Within ±5 % of the calibrated size the calibrated size is used (it is
   measured more precisely); beyond, the frame's own — the camera may sit higher or lower than
   at calibration. With a tray outline (a camera fixed to the tower) the size may change by
   ×0.7 to ×1.5 (±30 % of height); without one photos may come from any distance (×0.5 to ×2).
-  A frame of clusters only is sized by its narrowest cluster: a chain of cubes is as wide as
-  one cube, an L or a block wider, never narrower (without an outline, where objects may
-  differ in size, by the median cluster).
+  A frame of clusters only (with an outline) is bracketed by its narrowest cluster (never
+  narrower than one cube, an L or T about 1.17× wider) and takes, within that bracket, the size
+  that makes every cluster's area closest to a whole number of cubes; without an outline,
+  where objects differ in size, the median width of its clusters (a chain is about as wide as
+  one object).
 - A blob never holds fewer objects than it has separate cores (parts deeper than 0.65 of a
   cube's radius): touching round objects meet at a narrow waist, which splits their cores.
 - A blob of one colour (80 % of its votes) with no waist (convex: solidity ≥ 0.92, thin rims
@@ -47,6 +48,7 @@ from companion.vision.segment import Blobs, class_pixels, cores, find_blobs
 
 MIN_FRACTION = 0.5  # less than half a cube's area of a colour in a blob is a rim, not a cube
 UNKNOWN_SHARE = 0.5  # a blob is unknown when at least this share of it has no known colour
+SIZE_PRIOR = 0.5  # weight of the pull towards the likeliest size for frames of clusters only
 SIZE_DEAD_ZONE = 0.05  # frame cube size within ±5 % of the calibrated one: use the calibrated
 # Blobs whose radius over the calibrated one lies outside this range do not vote on the size.
 # With a tray outline the camera is fixed to the tower: only its height may have changed
@@ -246,21 +248,38 @@ def _size_factor(blobs: Blobs, geo: _Geometry, candidates: np.ndarray, area: np.
     plausible = candidates[(area[candidates] >= low ** 2 * geo.unit_area)
                            & (area[candidates] <= high ** 2 * geo.unit_area)]
     lone = [int(b) for b in plausible if _one_object(blobs, int(b), 0.5 * low * geo.unit_radius)]
-    if lone and geo.roi_mask is not None:  # one size of cube: area is the finer measure
-        factor = float(np.sqrt(np.median(area[lone]) / geo.unit_area))
-    elif lone:  # objects of mixed shapes: their width varies less than their area
-        factor = float(np.median(blobs.radius[lone] / geo.unit_radius))
+    if lone:
+        if geo.roi_mask is not None:  # one size of cube: area is the finer measure
+            factor = float(np.sqrt(np.median(area[lone]) / geo.unit_area))
+        else:  # objects of mixed shapes: their width varies less than their area
+            factor = float(np.median(blobs.radius[lone] / geo.unit_radius))
+    elif geo.roi_mask is not None and len(candidates):
+        # Only clusters of one size of cube. A cluster is never narrower than one cube, and an
+        # L or a T only about 1.17× wider: the narrowest cluster brackets the size. Within that
+        # bracket, the size that makes every cluster a whole number of cubes.
+        narrowest = float((blobs.radius[candidates] / geo.unit_radius).min())
+        factor = _whole_cubes_size(area[candidates] / geo.unit_area,
+                                   max(low, narrowest / 1.3), min(high, narrowest * 1.05),
+                                   narrowest / 1.1)
     else:
-        # Only clusters. A chain of cubes is as wide as one cube; an L or a block is wider,
-        # never narrower: with one size of cube (a fixed tower) the narrowest cluster tells the
-        # size. Objects of mixed sizes (photos without an outline) take the median.
+        # Only clusters of objects of mixed sizes: a chain is about as wide as one object.
         ratio = blobs.radius[candidates] / geo.unit_radius
         votes = ratio[(ratio >= low) & (ratio <= high)]
-        if len(votes) == 0:
-            factor = 1.0
-        else:
-            factor = float(votes.min() if geo.roi_mask is not None else np.median(votes))
+        factor = float(np.median(votes)) if len(votes) else 1.0
     return 1.0 if abs(factor - 1.0) <= SIZE_DEAD_ZONE else factor
+
+
+def _whole_cubes_size(areas: np.ndarray, low: float, high: float, likely: float) -> float:
+    """The size factor in [low, high] that makes ``areas`` (in calibrated cubes) closest to
+    whole numbers of cubes (sum of squared remainders, plus a pull towards ``likely`` that
+    decides when several sizes fit equally well)."""
+    if high <= low:
+        return float(min(max(likely, low), high)) if high > 0 else 1.0
+    factors = np.linspace(low, high, 81)
+    ratios = areas[None, :] / (factors[:, None] ** 2)
+    misfit = ((ratios - np.maximum(np.round(ratios), 1)) ** 2).sum(axis=1)
+    cost = misfit + SIZE_PRIOR * np.log(factors / likely) ** 2
+    return float(factors[int(np.argmin(cost))])
 
 
 def _one_object(blobs: Blobs, label: int, min_radius: float) -> bool:
@@ -367,7 +386,7 @@ def count_cubes(image: np.ndarray, calibration: Calibration,
     area = np.where(is_unknown, (confident + ambiguous).sum(axis=1), hist[:, 1:].sum(axis=1))
     area[0] = 0.0  # label 0 is the tray
     has_colour = votes.sum(axis=1) > 0
-    factor = _size_factor(blobs, geo, np.flatnonzero(has_colour & (area >= 0.2 * geo.unit_area)), area)
+    factor = _size_factor(blobs, geo, np.flatnonzero(has_colour & ~is_unknown & (area >= 0.2 * geo.unit_area)), area)
     unit = geo.unit_area * factor * factor
     cube_blobs = np.flatnonzero(has_colour & (area >= 0.3 * unit))
 
