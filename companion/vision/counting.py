@@ -6,9 +6,7 @@ Rules the count follows (documented for players in docs/vision.md):
 - The size of one cube is read from the frame itself, from its lone objects (blobs shaped like
   one object, see below, of a plausible area): their median area with a tray outline (one size
   of cube), their median radius (widest disc inside) without (objects of mixed shapes),
-  compared with the calibrated cube. Within ±5 % of the calibrated size the calibrated size is used (it is
-  measured more precisely); beyond, the frame's own — the camera may sit higher or lower than
-  at calibration. With a tray outline (a camera fixed to the tower) the size may change by
+  compared with the calibrated cube. The camera may sit higher or lower than at calibration. With a tray outline (a camera fixed to the tower) the size may change by
   ×0.7 to ×1.5 (±30 % of height); without one photos may come from any distance (×0.5 to ×2).
   A frame of clusters only (with an outline) is bracketed by its narrowest cluster (never
   narrower than one cube, an L or T about 1.17× wider) and takes, within that bracket, the size
@@ -49,7 +47,6 @@ from companion.vision.segment import Blobs, class_pixels, cores, find_blobs
 MIN_FRACTION = 0.5  # less than half a cube's area of a colour in a blob is a rim, not a cube
 UNKNOWN_SHARE = 0.5  # a blob is unknown when at least this share of it has no known colour
 SIZE_PRIOR = 0.5  # weight of the pull towards the likeliest size for frames of clusters only
-SIZE_DEAD_ZONE = 0.05  # frame cube size within ±5 % of the calibrated one: use the calibrated
 # Blobs whose radius over the calibrated one lies outside this range do not vote on the size.
 # With a tray outline the camera is fixed to the tower: only its height may have changed
 # (±30 % → ×0.77 to ×1.43). Without one, photos may come from any distance.
@@ -266,7 +263,7 @@ def _size_factor(blobs: Blobs, geo: _Geometry, candidates: np.ndarray, area: np.
         ratio = blobs.radius[candidates] / geo.unit_radius
         votes = ratio[(ratio >= low) & (ratio <= high)]
         factor = float(np.median(votes)) if len(votes) else 1.0
-    return 1.0 if abs(factor - 1.0) <= SIZE_DEAD_ZONE else factor
+    return factor
 
 
 def _whole_cubes_size(areas: np.ndarray, low: float, high: float, likely: float) -> float:

@@ -34,6 +34,7 @@ CELL = 8  # working pixels per cell of the coarse light grid (about half a cube)
 ONE = 64  # fixed-point gain ×1 (gains from 0 to ×4)
 MAX_GAIN = 255 / ONE
 WHITE_BALANCE_SPREAD = 1.3  # a tray cell's own channel gains differ by at most this factor
+LEVEL_RANGE = (0.4, 2.5)  # a tray cell's light may differ this much from the frame's (shadows)
 SMOOTH_CELLS = 2.0  # sigma of the normalised convolution, in cells
 
 
@@ -93,7 +94,10 @@ def gain_field(small: np.ndarray, references: Sequence[Reference], ref_index: np
     for _ in range(2):
         if aligned:
             gains = tray_cells.astype(np.float32) / np.maximum(source, 1.0)
-            tray = _agrees(gains, gain)
+            if empty_small is not None:  # every cell of the empty photo is tray
+                tray = gains.max(axis=2) < MAX_GAIN
+            else:
+                tray = _agrees(gains, gain)
         else:
             gains, tray = _tray_cell_gains(source, gain, references, ref_index)
         if tray.sum() < 4:
@@ -115,13 +119,14 @@ def gain_field(small: np.ndarray, references: Sequence[Reference], ref_index: np
 
 
 def _agrees(gains: np.ndarray, gain: np.ndarray) -> np.ndarray:
-    """Cells whose own gains look like a change of light from ``gain``: the same white balance
-    within :data:`WHITE_BALANCE_SPREAD` and a level within ×0.5 to ×2 (a shadow, a brighter
-    spot) — not a cube lying where the tray was."""
+    """Cells whose own gains look like a change of light from the frame's ``gain``: the same
+    white balance within :data:`WHITE_BALANCE_SPREAD` and a level within :data:`LEVEL_RANGE`
+    of it (a deep shadow over most of the tray leaves the rest about ×0.45 as bright) — not a
+    coloured cube, nor a black one, lying where the tray was."""
     relative = gains / gain
     level = relative.mean(axis=2)
     return ((relative.max(axis=2) <= WHITE_BALANCE_SPREAD * relative.min(axis=2))
-            & (level >= 0.5) & (level <= 2.0) & (gains.max(axis=2) < MAX_GAIN))
+            & (level >= LEVEL_RANGE[0]) & (level <= LEVEL_RANGE[1]) & (gains.max(axis=2) < MAX_GAIN))
 
 
 def tray_cells(small: np.ndarray, hidden: np.ndarray) -> np.ndarray:
