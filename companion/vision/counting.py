@@ -238,13 +238,14 @@ def _centres(blobs: Blobs, classes: np.ndarray, label: int, codes: list[int], n:
     return [(float(cx), float(cy)) for cx, cy in centres]
 
 
-def _size_factor(blobs: Blobs, geo: _Geometry, candidates: np.ndarray, area: np.ndarray) -> float:
+def _size_factor(blobs: Blobs, geo: _Geometry, shapes: _Shapes, candidates: np.ndarray,
+                 area: np.ndarray) -> float:
     """This frame's cube size over the calibrated one (see the module's rules)."""
     low, high = SIZE_VOTE_FREE if geo.roi_mask is None else SIZE_VOTE_FIXED
     # Best evidence: lone objects (compact, of a plausible area) — their area is their size.
     plausible = candidates[(area[candidates] >= low ** 2 * geo.unit_area)
                            & (area[candidates] <= high ** 2 * geo.unit_area)]
-    lone = [int(b) for b in plausible if _one_object(blobs, int(b), 0.5 * low * geo.unit_radius)]
+    lone = [int(b) for b in plausible if shapes.one_object(int(b), 0.5 * low * geo.unit_radius)]
     if lone:
         if geo.roi_mask is not None:  # one size of cube: area is the finer measure
             factor = float(np.sqrt(np.median(area[lone]) / geo.unit_area))
@@ -279,38 +280,39 @@ def _whole_cubes_size(areas: np.ndarray, low: float, high: float, likely: float)
     return float(factors[int(np.argmin(cost))])
 
 
-def _one_object(blobs: Blobs, label: int, min_radius: float) -> bool:
-    """True when blob ``label`` is shaped like one object: convex, compact, not a crumb."""
-    if blobs.radius[label] < min_radius:
-        return False
-    x, y, w, h = (int(v) for v in blobs.stats[label, :4])
-    mask = np.pad((blobs.labels[y:y + h, x:x + w] == label).view(np.uint8), 1)
-    # Thin rims and shadow crescents say nothing about the object's shape: open them away.
-    k = max(3, int(min_radius * 0.8) | 1)
-    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
-    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-    if not contours:
-        return False
-    outline = max(contours, key=cv2.contourArea)
-    hull = cv2.contourArea(cv2.convexHull(outline))
-    (_, _), (rw, rh), _ = cv2.minAreaRect(outline)
-    if hull <= 0 or min(rw, rh) <= 0:
-        return False
-    solidity = float(mask.sum()) / (hull + cv2.arcLength(outline, True) / 2)  # pixel areas
-    return solidity >= COMPACT[0] and max(rw, rh) / min(rw, rh) <= COMPACT[1]
+class _Shapes:
+    """Whether a frame's blobs are shaped like one object — convex, compact, not a crumb —
+    each blob measured once however often it is asked."""
 
+    def __init__(self, blobs: Blobs, unit_radius: float) -> None:
+        self.blobs = blobs
+        # Thin rims and shadow crescents say nothing about an object's shape: opened away.
+        k = max(3, int(0.4 * unit_radius) | 1)
+        self._kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
+        self._compact: dict[int, bool] = {}
 
-def apportion(votes: np.ndarray, seats: int) -> np.ndarray:
-    """Share ``seats`` cubes among colours in proportion to ``votes`` (largest remainder, ties
-    to the lower index). Returns whole numbers summing to ``seats``."""
-    total = float(votes.sum())
-    if seats <= 0 or total <= 0:
-        return np.zeros(len(votes), int)
-    quota = votes * seats / total
-    out = np.floor(quota).astype(int)
-    order = np.argsort(-(quota - out), kind="stable")
-    out[order[:seats - int(out.sum())]] += 1
-    return out
+    def one_object(self, label: int, min_radius: float) -> bool:
+        if self.blobs.radius[label] < min_radius:
+            return False
+        if label not in self._compact:
+            self._compact[label] = self._measure(label)
+        return self._compact[label]
+
+    def _measure(self, label: int) -> bool:
+        x, y, w, h = (int(v) for v in self.blobs.stats[label, :4])
+        mask = (self.blobs.labels[y:y + h, x:x + w] == label).view(np.uint8)
+        mask = cv2.copyMakeBorder(mask, 1, 1, 1, 1, cv2.BORDER_CONSTANT, value=0)
+        mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, self._kernel)
+        contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+        if not contours:
+            return False
+        outline = max(contours, key=cv2.contourArea)
+        hull = cv2.contourArea(cv2.convexHull(outline))
+        (_, _), (rw, rh), _ = cv2.minAreaRect(outline)
+        if hull <= 0 or min(rw, rh) <= 0:
+            return False
+        solidity = cv2.countNonZero(mask) / (hull + cv2.arcLength(outline, True) / 2)  # pixel areas
+        return solidity >= COMPACT[0] and max(rw, rh) / min(rw, rh) <= COMPACT[1]
 
 
 def _colour_doubts(geo: _Geometry, blobs: Blobs, pieces: list[tuple[int, int]]) -> list[str | None]:
@@ -383,7 +385,9 @@ def count_cubes(image: np.ndarray, calibration: Calibration,
     area = np.where(is_unknown, (confident + ambiguous).sum(axis=1), hist[:, 1:].sum(axis=1))
     area[0] = 0.0  # label 0 is the tray
     has_colour = votes.sum(axis=1) > 0
-    factor = _size_factor(blobs, geo, np.flatnonzero(has_colour & ~is_unknown & (area >= 0.2 * geo.unit_area)), area)
+    shapes = _Shapes(blobs, geo.unit_radius)
+    factor = _size_factor(blobs, geo, shapes, np.flatnonzero(has_colour & ~is_unknown & (area >= 0.2 * geo.unit_area)),
+                          area)
     unit = geo.unit_area * factor * factor
     cube_blobs = np.flatnonzero(has_colour & (area >= 0.3 * unit))
 
@@ -393,7 +397,7 @@ def count_cubes(image: np.ndarray, calibration: Calibration,
         ratio = float(area[label] / unit)
         n = max(int(round(ratio)), int(waists[label]))
         one_colour = votes[label].max() >= ONE_COLOUR * votes[label].sum()
-        if ratio < COMPACT[2] and one_colour and _one_object(blobs, int(label), 0.5 * geo.unit_radius * factor):
+        if ratio < COMPACT[2] and one_colour and shapes.one_object(int(label), 0.5 * geo.unit_radius * factor):
             n = 1
             ratio = min(max(ratio, 1.0 - SIZE_DOUBT), 1.0 + SIZE_DOUBT)  # its size is no doubt
         elif ratio < MIN_FRACTION:

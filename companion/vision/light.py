@@ -66,13 +66,13 @@ def _tray_cell_gains(cells: np.ndarray, gain: np.ndarray, references: Sequence[R
     ref_bgr = np.array([r.bgr for r in references] + [(0.0, 0.0, 0.0)], np.float32)
     is_tray = np.array([r.code == BACKGROUND for r in references] + [False])
     ref = np.where(nearest == 255, len(references), nearest)
-    tray = is_tray[ref] & (cells.min(axis=2) >= 2.0)
+    tray = is_tray[ref] & (_channel_min(cells) >= 2.0)
     gains = ref_bgr[ref] / np.maximum(cells, 1.0)
     # A tray cell's own white balance stays near the frame's; a strongly coloured cell that
     # happened to land near a tray look (a cube's rim, a mixed cell) does not.
     relative = gains / gain
-    tray &= relative.max(axis=2) <= WHITE_BALANCE_SPREAD * relative.min(axis=2)
-    tray &= (gains.min(axis=2) > 0) & (gains.max(axis=2) < MAX_GAIN)
+    tray &= _channel_max(relative) <= WHITE_BALANCE_SPREAD * _channel_min(relative)
+    tray &= (_channel_min(gains) > 0) & (_channel_max(gains) < MAX_GAIN)
     return gains, tray
 
 
@@ -95,7 +95,7 @@ def gain_field(small: np.ndarray, references: Sequence[Reference], ref_index: np
         if aligned:
             gains = tray_cells.astype(np.float32) / np.maximum(source, 1.0)
             if empty_small is not None:  # every cell of the empty photo is tray
-                tray = gains.max(axis=2) < MAX_GAIN
+                tray = _channel_max(gains) < MAX_GAIN
             else:
                 tray = _agrees(gains, gain)
         else:
@@ -118,15 +118,24 @@ def gain_field(small: np.ndarray, references: Sequence[Reference], ref_index: np
     return cv2.resize(fixed, (w, h), interpolation=cv2.INTER_LINEAR)
 
 
+def _channel_max(a: np.ndarray) -> np.ndarray:
+    """Maximum over the 3 channels of H×W×3 (explicit: numpy reduces a length-3 last axis slowly)."""
+    return np.maximum(np.maximum(a[..., 0], a[..., 1]), a[..., 2])
+
+
+def _channel_min(a: np.ndarray) -> np.ndarray:
+    return np.minimum(np.minimum(a[..., 0], a[..., 1]), a[..., 2])
+
+
 def _agrees(gains: np.ndarray, gain: np.ndarray) -> np.ndarray:
     """Cells whose own gains look like a change of light from the frame's ``gain``: the same
     white balance within :data:`WHITE_BALANCE_SPREAD` and a level within :data:`LEVEL_RANGE`
     of it (a deep shadow over most of the tray leaves the rest about ×0.45 as bright) — not a
     coloured cube, nor a black one, lying where the tray was."""
     relative = gains / gain
-    level = relative.mean(axis=2)
-    return ((relative.max(axis=2) <= WHITE_BALANCE_SPREAD * relative.min(axis=2))
-            & (level >= LEVEL_RANGE[0]) & (level <= LEVEL_RANGE[1]) & (gains.max(axis=2) < MAX_GAIN))
+    level = (relative[..., 0] + relative[..., 1] + relative[..., 2]) / 3.0
+    return ((_channel_max(relative) <= WHITE_BALANCE_SPREAD * _channel_min(relative))
+            & (level >= LEVEL_RANGE[0]) & (level <= LEVEL_RANGE[1]) & (_channel_max(gains) < MAX_GAIN))
 
 
 def tray_cells(small: np.ndarray, hidden: np.ndarray) -> np.ndarray:
