@@ -300,24 +300,66 @@ def _sample_area(shape: tuple[int, int], samples: Sequence[Sample], scale: int) 
 
 
 def _tray_pixels(small: np.ndarray, scale: int, samples: Sequence[Sample], backgrounds: Sequence[Box],
-                 roi_points, cube_refs: Sequence[Reference]) -> np.ndarray:
+                 roi_points, cube_area: float) -> np.ndarray:
     """N×3 BGR pixels of tray in the working image: inside the outline, outside every sample
-    box, plus the background boxes; pixels that look like a sampled cube colour are left out
-    (unmarked cubes of those colours)."""
+    box, plus the background boxes — less any unmarked object (see :func:`_unmarked_objects`)."""
     h, w = small.shape[:2]
     keep = np.ones((h, w), np.uint8)
     if roi_points is not None:
         keep[:] = 0
         cv2.fillPoly(keep, [np.round(np.array(roi_points, np.float64) / scale).astype(np.int32)], 1)
     keep[_sample_area((h, w), samples, scale)] = 0
+    keep[_unmarked_objects(small, keep.view(bool), cube_area)] = 0
     for x, y, bw, bh in backgrounds:
         keep[y // scale:(y + bh) // scale + 1, x // scale:(x + bw) // scale + 1] = 1
-    pixels = small[keep.view(bool)]
-    if len(pixels) and cube_refs:
-        lab = to_lab(pixels)
-        near = np.min([r.distance(lab) for r in cube_refs], axis=0) < 3.0
-        pixels = pixels[~near]
-    return pixels
+    return small[keep.view(bool)]
+
+
+def _unmarked_objects(small: np.ndarray, tray: np.ndarray, cube_area: float) -> np.ndarray:
+    """H×W bool: things in the tray area shaped like cubes that no sample box marks (other
+    cubes in the calibration photo), grown by a margin for their rims and shadows.
+
+    What differs from every main look of the tray (a tenth of it or more), and is neither its
+    shadow nor glare, is a candidate; it is an object when it is cube-sized — from a third of a
+    cube to eight cubes, not a thin line, not longer than five cubes — and tray otherwise (a
+    dark strip, a rail, a screw, a stain): that is learned as tray.
+    """
+    pixels = small[tray]
+    if len(pixels) < 200:
+        return np.zeros(tray.shape, bool)
+    sample = pixels[np.random.default_rng(11).choice(len(pixels), min(len(pixels), 8000), replace=False)]
+    lab = to_lab(sample).astype(np.float32)
+    criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 0.5)
+    cv2.setRNGSeed(13)
+    _, labels, _ = cv2.kmeans(lab, 3, None, criteria, 1, cv2.KMEANS_PP_CENTERS)
+    labels = labels.ravel()
+    looks = [Reference.from_lab(BACKGROUND, lab[labels == j]) for j in range(3) if np.mean(labels == j) >= 0.1]
+    full = to_lab(small)
+    flat = full.reshape(-1, 3)
+    differs = np.ones(len(flat), bool)
+    for look in looks:
+        near = look.distance(flat) <= 5.0
+        tint = np.hypot(flat[:, 1] - look.lab[1], flat[:, 2] - look.lab[2])
+        shadow = (tint < SHADOW_TINT) & (flat[:, 0] < look.lab[0]) & (flat[:, 0] >= SHADOW_DEPTH * look.lab[0])
+        differs &= ~near & ~shadow
+    chroma = np.hypot(flat[:, 1] - 128.0, flat[:, 2] - 128.0)
+    differs &= ~((flat[:, 0] > max(look.lab[0] for look in looks)) & (chroma <= GLARE_CHROMA))
+    candidate = (differs.reshape(tray.shape) & tray).view(np.uint8)
+    candidate = cv2.morphologyEx(candidate, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    count, labels_img, stats, _ = cv2.connectedComponentsWithStats(candidate, connectivity=8)
+    side = math.sqrt(cube_area)
+    objects = np.zeros(tray.shape, np.uint8)
+    depth = cv2.distanceTransform(candidate, cv2.DIST_L2, cv2.DIST_MASK_5)
+    for label in range(1, count):
+        area = stats[label, cv2.CC_STAT_AREA]
+        longest = max(stats[label, cv2.CC_STAT_WIDTH], stats[label, cv2.CC_STAT_HEIGHT])
+        if not (0.33 * cube_area <= area <= 8 * cube_area and longest <= 5 * side):
+            continue
+        component = labels_img == label
+        if depth[component].max() >= 0.2 * side:  # not a thin line
+            objects[component] = 1
+    margin = max(3, int(0.3 * side) | 1)
+    return cv2.dilate(objects, np.ones((margin, margin), np.uint8)).view(bool)
 
 
 def _tray_references(pixels: np.ndarray, cube_refs: Sequence[Reference]) -> list[Reference]:
@@ -341,8 +383,8 @@ def _tray_references(pixels: np.ndarray, cube_refs: Sequence[Reference]) -> list
         if share < MIN_LOOK_SHARE or len(members) < 8:
             continue
         ref = Reference.from_pixels(BACKGROUND, members, share)
-        if any(c.distance(np.array([ref.lab]))[0] < 3.0 for c in cube_refs):
-            continue  # unmarked cubes of a sampled colour, not tray
+        if any(c.distance(np.array([ref.lab]))[0] < 1.5 for c in cube_refs):
+            continue  # a look that is a sampled colour itself: unmarked cubes, not tray
         refs.append(ref)
     if not refs:
         raise CalibrationError("The calibration photo shows no empty tray apart from cubes; "
@@ -409,13 +451,14 @@ def calibrate(image: np.ndarray, samples: Iterable[Sample], backgrounds: Iterabl
 
     # The tray, at working resolution: everything else in the outline (and the empty photo).
     small = light.shrink(image, scale)
-    tray = _tray_pixels(small, scale, samples, backgrounds, roi_points, cube_refs)
+    cube_area_working = float(np.median([m.sum() for m in masks])) / scale ** 2
+    tray = _tray_pixels(small, scale, samples, backgrounds, roi_points, cube_area_working)
     tray_bgr = tuple(float(v) for v in np.median(tray, axis=0)) if len(tray) else (128.0,) * 3
     if empty is not None:  # any light: bring it to this photo's light by its median first
         empty_small = light.shrink(empty, scale)
         gain = np.array(tray_bgr) / np.maximum(np.median(empty_small.reshape(-1, 3), axis=0), 1.0)
         relit = np.clip(empty_small.astype(np.float32) * gain, 0, 255).astype(np.uint8)
-        extra = _tray_pixels(relit, scale, (), (), roi_points, cube_refs)
+        extra = _tray_pixels(relit, scale, (), (), roi_points, cube_area_working)
         tray = np.concatenate([tray, extra]) if len(tray) else extra
     cells = None
     if roi_points is not None:  # a fixed camera: remember the tray spot by spot

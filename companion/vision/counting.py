@@ -4,15 +4,14 @@ Rules the count follows (documented for players in docs/vision.md):
 - A cube counts when the centre of its visible face lies inside the tray outline (ROI), so a
   cube cut by the outline counts once or not at all, never twice.
 - The size of one cube is read from the frame itself, from its lone objects (blobs shaped like
-  one object, see below, of a plausible area): their median area with a tray outline (one size
-  of cube), their median radius (widest disc inside) without (objects of mixed shapes),
-  compared with the calibrated cube. The camera may sit higher or lower than at calibration. With a tray outline (a camera fixed to the tower) the size may change by
-  ×0.7 to ×1.5 (±30 % of height); without one photos may come from any distance (×0.5 to ×2).
-  A frame of clusters only (with an outline) is bracketed by its narrowest cluster (never
-  narrower than one cube, an L or T about 1.17× wider) and takes, within that bracket, the size
-  that makes every cluster's area closest to a whole number of cubes; without an outline,
-  where objects differ in size, the median width of its clusters (a chain is about as wide as
-  one object).
+  one object, see below, of a plausible area): their median area over the calibrated cube's.
+  The camera may sit higher or lower than at calibration: with a tray outline (a camera fixed
+  to the tower) the size may change by ×0.7 to ×1.5 (±30 % of height); without one, photos may
+  come from any distance (×0.5 to ×2). A frame of clusters only (with an outline) is bracketed
+  by its narrowest cluster (never narrower than one cube, an L or T about 1.17× wider) and
+  takes, within that bracket, the size that makes every cluster's area closest to a whole
+  number of cubes; without an outline, where objects differ in size, the median width of its
+  clusters (a chain is about as wide as one object).
 - A blob never holds fewer objects than it has separate cores (parts deeper than 0.65 of a
   cube's radius): touching round objects meet at a narrow waist, which splits their cores.
 - A blob of one colour (80 % of its votes) with no waist (convex: solidity ≥ 0.92, thin rims
@@ -246,11 +245,8 @@ def _size_factor(blobs: Blobs, geo: _Geometry, shapes: _Shapes, candidates: np.n
     plausible = candidates[(area[candidates] >= low ** 2 * geo.unit_area)
                            & (area[candidates] <= high ** 2 * geo.unit_area)]
     lone = [int(b) for b in plausible if shapes.one_object(int(b), 0.5 * low * geo.unit_radius)]
-    if lone:
-        if geo.roi_mask is not None:  # one size of cube: area is the finer measure
-            factor = float(np.sqrt(np.median(area[lone]) / geo.unit_area))
-        else:  # objects of mixed shapes: their width varies less than their area
-            factor = float(np.median(blobs.radius[lone] / geo.unit_radius))
+    if lone:  # area: finer than the width, and it scales exactly with the size
+        factor = float(np.sqrt(np.median(area[lone]) / geo.unit_area))
     elif geo.roi_mask is not None and len(candidates):
         # Only clusters of one size of cube. A cluster is never narrower than one cube, and an
         # L or a T only about 1.17× wider: the narrowest cluster brackets the size. Within that
