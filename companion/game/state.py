@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .board import Board
-from .colors import ARMIES_PER_PLAYER, GREEN, GREEN_CUBES, REALMS
+from .colors import ARMIES_PER_PLAYER, GREEN, GREEN_CUBES, REALMS, SEED_PER_PLAYER, START_LIMBO
 
 PHASES = ("deployment", "resources", "seeding", "reinforcements", "planning", "actions",
           "battle", "scoring", "over")
@@ -157,6 +157,21 @@ class GameState:
             out[c] = places
         return out
 
+    def deployment_summary(self) -> dict[str, Any]:
+        """During the deployment: ``placed`` (groups each colour deployed in the draft rounds,
+        undone ones left out) and ``deployable`` (armies each could still deploy: the supply
+        beyond what the limbos and the seeding need) — what ending the draft would skip."""
+        undone = {e.get("undoes") for e in self.log if e.get("type") == "undo"}
+        placed = {c: 0 for c in self.colors}
+        for seq, e in enumerate(self.log, start=1):
+            if e.get("type") == "deploy" and seq not in undone:
+                who = (e.get("command") or {}).get("player")
+                if who in placed:
+                    placed[who] += 1
+        reserve = 2 * START_LIMBO + SEED_PER_PLAYER
+        return {"placed": placed,
+                "deployable": {p.color: max(p.supply - reserve, 0) for p in self.players}}
+
     # --- JSON -----------------------------------------------------------------------------
 
     def to_dict(self, include_board: bool = True) -> dict[str, Any]:
@@ -194,6 +209,7 @@ class GameState:
           corrects: {id (stored photo, null when counted by hand), camera: {colour: n} | null,
           counts: {colour: n} (with every correction), unknown, changes: [{color, from, to,
           device, player, version}]}. Each change is an event, so ``version`` covers the reading.
+        - ``deployment`` (only during the deployment): :meth:`deployment_summary`.
         - ``scores``: one entry per scored round {round, order, players: {colour: breakdown}}
           where breakdown = {regions, region_vp, shrines, capitals, areas: [{area, owned, vp}],
           total, warnings}.
@@ -219,6 +235,8 @@ class GameState:
             "result": copy.deepcopy(self.result),
             "warnings": list(self.warnings), "cube_totals": self.cube_totals(),
         }
+        if self.phase == "deployment":
+            d["deployment"] = self.deployment_summary()
         if include_board:
             d["board"] = self.board.to_dict()
         return d

@@ -34,6 +34,7 @@ def class_map(small: np.ndarray, references: Sequence[Reference], tables: tuple[
     classes = classify(relit, full_lut)
     if empty_small is not None:
         diff = cv2.absdiff(small, empty_small)
-        unchanged = diff.max(axis=2) < UNCHANGED
+        b, g, r = cv2.split(diff)
+        unchanged = cv2.max(cv2.max(b, g), r) < UNCHANGED
         classes[unchanged] = BACKGROUND
     return relit, classes

@@ -98,7 +98,23 @@ def set_counts(page: Page, counts: dict[str, int]) -> None:
         row = rows.nth(i)
         colour = row.get_attribute("data-colour")
         set_stepper(row, counts.get(colour, 0))
+    # every tap is a correction on the server: wait until all of them arrived
+    expect(page.locator("body")).to_have_attribute("data-pending", "0")
 
 
 def stepper_value(scope: Locator) -> int:
     return int(scope.locator("output.val").inner_text())
+
+
+def confirm(page: Page, command: str, asks: str | re.Pattern[str] | None = None) -> None:
+    """Tap a button of an irreversible step, check the question, say yes; the game moves one step."""
+    v = version(page)
+    page.locator(f'#panel button[data-command="{command}"]').click()
+    box = page.locator(f'#panel [data-confirm="{command}"]')
+    expect(box).to_be_visible()
+    expect(box).to_contain_text("can take this back")
+    if asks is not None:
+        expect(box).to_contain_text(asks)
+    expect_version(page, v)  # asking changed nothing
+    box.locator(f'button[data-confirm-yes="{command}"]').click()
+    expect_version(page, v + 1)

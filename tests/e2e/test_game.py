@@ -17,7 +17,7 @@ import time
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from .helpers import (Shots, choose, expect_version, field, form, panel, set_counts, set_stepper,
+from .helpers import (Shots, choose, confirm, expect_version, field, form, panel, set_counts, set_stepper,
                       stepper_value, submit, submit_rejected, version)
 
 pytestmark = pytest.mark.e2e
@@ -93,9 +93,7 @@ def deploy(page: Page, shots: Shots) -> None:
         submit(page, f)
     finish = page.locator('#panel button[data-command="finish_deployment"]')
     expect(finish).to_be_visible()
-    v = version(page)
-    finish.click()
-    expect_version(page, v + 1)
+    confirm(page, "finish_deployment", "End the draft for everyone after draft round 1?")
 
 
 def starting_resources(page: Page, shots: Shots) -> None:
@@ -151,9 +149,7 @@ def reinforce_all(page: Page, placements: dict[str, tuple[str, str, int]] | None
 
 
 def start_actions(page: Page) -> None:
-    v = version(page)
-    page.locator('#panel button[data-command="start_actions"]').click()
-    expect_version(page, v + 1)
+    confirm(page, "start_actions", "Has everyone planned?")
     expect(page.locator("#phase-name")).to_have_text("Actions")
 
 
@@ -348,9 +344,7 @@ def test_a_whole_game_through_the_ui(server, browser, artifacts) -> None:
     pass_turn(page, "gold")
     expect(page.locator("#phase-name")).to_have_text("Scoring")
     shots(page, "scoring")
-    v = version(page)
-    page.locator('#panel button[data-command="score_round"]').click()
-    expect_version(page, v + 1)
+    confirm(page, "score_round", "Score round 1 now?")
     expect(page.locator("#last-scoring .score-table tbody tr")).to_have_count(3)
     expect(page.locator("#last-scoring h3")).to_have_text("Scoring of round 1")
     shots(page, "scoring-breakdown")
@@ -380,9 +374,7 @@ def test_a_whole_game_through_the_ui(server, browser, artifacts) -> None:
         start_actions(page)
         for _ in range(3):
             pass_turn(page, "energy")
-        v = version(page)
-        page.locator('#panel button[data-command="score_round"]').click()
-        expect_version(page, v + 1)
+        confirm(page, "score_round")
 
     expect(page.locator("#end-screen")).to_be_visible()
     expect(page.locator("#winner")).to_contain_text("The winner is")

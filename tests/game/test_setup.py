@@ -147,3 +147,24 @@ def test_seeding_reading_more_than_thrown_is_impossible_unless_accepted():
     s = run(s, **cmd, accept_impossible=True)
     assert s.log[-1]["clamped"] == {"red": 1} and s.unaccounted == {"red": 1}
     assert s.interior.get("red", 0) == 0
+
+
+def test_the_deployment_summary_says_what_ending_the_draft_would_skip():
+    from .conftest import START, new_game, run
+
+    s = new_game()
+    for color in s.colors:
+        cmd = {"type": "deploy_start", "player": color, "armies": 6}
+        if START.get(color):
+            cmd["region"] = START[color]
+        s = run(s, **cmd)
+    s = run(s, type="deploy", player=s.turn, region="borderland", realm="light", armies=5)
+    s = run(s, type="skip_deploy", player=s.turn)
+    deployer = s.log[-2]["command"]["player"]
+    summary = s.to_dict()["deployment"]
+    assert summary["placed"] == {c: int(c == deployer) for c in s.colors}
+    # 43 armies, 8 at the start, 13 kept for the limbos and the seeding: 22 (17 after a group of 5).
+    assert summary["deployable"] == {c: 17 if c == deployer else 22 for c in s.colors}
+    s = run(s, type="undo")
+    s = run(s, type="undo")
+    assert s.to_dict()["deployment"]["placed"] == {c: 0 for c in s.colors}

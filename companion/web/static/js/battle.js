@@ -1,11 +1,12 @@
-// The battle flow: declared attack → tray instructions → throw and press → reading with +/- →
-// result in words (impossible readings explained, explicit accept) → apply.
+// The battle flow: declared attack → tray instructions → throw and press → shared reading with
+// +/- (every device sees every tap) → result in words (impossible readings explained, explicit
+// accept) → apply, which names the version shown: a reading corrected meanwhile is refused.
 import { api } from "./api.js";
 import { regionName } from "./board.js";
 import { el, clear, who, cubeList, showError } from "./dom.js";
 import { t, plural } from "./i18n.js";
 import { battleSentences, stanceWords, STANCE_OF_CARD } from "./words.js";
-import { pressBlock, countEditor, compact, corrected } from "./counts.js";
+import { pressBlock, countEditor, compact, corrected, countTray, settled } from "./counts.js";
 
 // A reading chosen "by hand" must survive repaints of the same battle.
 let manualFor = null;
@@ -36,7 +37,8 @@ function instructions(b) {
       el("li", {}, t("throw_these"), " ", cubeList(b.throw))));
 }
 
-function resultBlock(ctx, b, reading) {
+function resultBlock(ctx, b) {
+  const reading = ctx.state.reading;
   const colours = [...new Set([...ctx.state.players.map((p) => p.color), "green"])];
   const words = el("div", { class: "result-words", id: "result-words", "aria-live": "polite" });
   const impossible = el("div", { id: "impossible", hidden: true });
@@ -72,18 +74,22 @@ function resultBlock(ctx, b, reading) {
       showError(error, err);
     }
   };
-  const editor = countEditor(colours, reading, preview);
+  const editor = countEditor(ctx, colours, preview);
   applyBtn.addEventListener("click", async () => {
+    applyBtn.disabled = true;
+    await settled(); // our own last taps first: apply decides on the version that has them
+    applyBtn.disabled = false;
     const counts = editor.counts();
     if (latest?.impossible?.length && !accept.checked) { showError(error, t("err_accept_first")); return; }
+    // The counts shown, decided on this version: the server refuses it if anyone corrected since.
     const command = { type: "resolve_battle", counts: compact(counts) };
-    if (reading?.counts) command.camera_counts = compact(reading.counts);
     if (latest?.impossible?.length) command.accept_impossible = true;
     applyBtn.disabled = true;
     try { await ctx.send(command); manualFor = null; }
     catch (err) { showError(error, err); applyBtn.disabled = false; }
   });
   preview(editor.counts());
+  ctx.panelUpdate = () => editor.refresh(); // another tablet's +/- arrives in place
   return el("section", { class: "panel", id: "battle-reading" },
     el("h3", {}, t("reading_title")),
     el("p", { class: "hint" }, t(reading ? "reading_check" : "reading_manual")),
@@ -95,18 +101,26 @@ function resultBlock(ctx, b, reading) {
 export function battlePanel(ctx) {
   const b = ctx.state.battle;
   const key = battleKey(b);
-  const reading = ctx.reading;
   const host = el("div", { class: "battle", id: "battle" }, header(ctx, b), instructions(b));
-  if (reading || manualFor === key) {
-    host.append(resultBlock(ctx, b, reading));
-    host.append(el("div", { class: "row" }, el("button", { type: "button", class: "btn", id: "recount", onclick: () => {
-      ctx.reading = null; manualFor = null; ctx.rerender(true);
-    } }, t("recount"))));
+  if (ctx.state.reading || manualFor === key) {
+    host.append(resultBlock(ctx, b));
+    host.append(recountBlock(ctx));
   } else {
-    host.append(pressBlock(ctx, (r) => {
-      if (r) ctx.reading = r; else manualFor = key;
-      ctx.rerender(true);
+    host.append(pressBlock(ctx, (answer) => {
+      if (answer?.state) ctx.adopt(answer.state); else { manualFor = key; ctx.rerender(true); }
     }));
   }
   return host;
+}
+
+/** Count the tray again (camera): the new counts replace the shared reading on every device. */
+export function recountBlock(ctx) {
+  const error = el("div", { class: "error", hidden: true, role: "alert" });
+  const again = el("button", { type: "button", class: "btn", id: "recount", onclick: async () => {
+    again.disabled = true;
+    showError(error, null);
+    try { const answer = await countTray(ctx); ctx.adopt(answer.state); }
+    catch (err) { showError(error, err); again.disabled = false; }
+  } }, t("recount"));
+  return el("div", { class: "row" }, again, error);
 }

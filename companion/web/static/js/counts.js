@@ -1,16 +1,31 @@
 // The reading screen shared by the battle and the seeding: the annotated photo, per-colour
-// +/- counters initialised from the camera, and the count button (on-screen = physical button).
+// +/- counters and the count button (on-screen = physical button).
+//
+// The reading is server state (`state.reading`): every device shows the same counts, and each
+// +/- is sent at once as a `correct_tray` command, which every other device sees live with
+// the name of this device. Applying names the version it was shown; if someone corrected the
+// reading since, the server refuses and says what changed.
 import { api } from "./api.js";
-import { el, clear, showError, stepper } from "./dom.js";
+import { el, showError, stepper } from "./dom.js";
 import { t, colourName } from "./i18n.js";
 
-/** Start a count on the server (same path as the tower's button). Resolves with the reading. */
-export async function countTray(ctx) {
-  const answer = await api(`/api/games/${ctx.id}/battle/count`, { method: "POST", body: {} });
-  return answer.reading ?? answer;
+const DEVICE_KEY = "companion-device";
+
+/** The name this device gives itself in corrections ("Ani's phone"), or null. */
+export function deviceName() {
+  try { return (localStorage.getItem(DEVICE_KEY) || "").trim().slice(0, 60) || null; } catch { return null; }
+}
+export function setDeviceName(name) {
+  try { localStorage.setItem(DEVICE_KEY, (name || "").trim().slice(0, 60)); } catch { /* private mode */ }
 }
 
-/** The "throw everything, then press the button" block. onReading(reading|null) — null = manual. */
+/** Start a count on the server (same path as the tower's button). Resolves with the answer
+ *  {reading, state}. */
+export async function countTray(ctx) {
+  return api(`/api/games/${ctx.id}/battle/count`, { method: "POST", body: {} });
+}
+
+/** The "throw everything, then press the button" block. onReading(answer|null) — null = by hand. */
 export function pressBlock(ctx, onReading) {
   const status = el("p", { class: "muted", role: "status" });
   const error = el("div", { class: "error", hidden: true, role: "alert" });
@@ -19,9 +34,9 @@ export function pressBlock(ctx, onReading) {
     showError(error, null);
     status.textContent = t("counting");
     try {
-      const reading = await countTray(ctx);
+      const answer = await countTray(ctx);
       status.textContent = "";
-      onReading(reading);
+      onReading(answer);
     } catch (err) {
       status.textContent = "";
       showError(error, err.status === 503 ? t("camera_unavailable", { reason: err.message }) : err);
@@ -35,24 +50,117 @@ export function pressBlock(ctx, onReading) {
     el("div", { class: "row" }, press, manual), status, error);
 }
 
-/** Counters for `colours`, starting at the reading's counts. onchange(counts) after every tap. */
-export function countEditor(colours, reading, onchange) {
-  const counts = {};
+/** Who made a change, in words: this device, a named one, or "another tablet". */
+function byWhom(change) {
+  if (change.device && change.device === deviceName()) return t("this_device");
+  return change.device || t("another_tablet");
+}
+
+// Taps not yet confirmed by the server, per colour: {value, sending}. One request per colour
+// is in flight at a time; taps meanwhile only move the value, and the last one is sent next.
+// So fast tapping never makes the counter jump back to an older value from the server.
+const pending = new Map();
+let waiters = [];
+
+function markPending() {
+  document.body.dataset.pending = String(pending.size); // for tests and the curious: taps in flight
+  if (pending.size === 0) { for (const w of waiters) w(); waiters = []; }
+}
+
+/** Resolves once every tap of this device reached the server (apply decides on that version). */
+export function settled() {
+  return pending.size === 0 ? Promise.resolve() : new Promise((resolve) => waiters.push(resolve));
+}
+
+async function push(ctx, colour, error) {
+  const p = pending.get(colour);
+  if (!p || p.sending) return;
+  p.sending = true;
+  const value = p.value;
+  const command = { type: "correct_tray", color: colour, count: value };
+  const device = deviceName();
+  if (device) command.device = device;
+  try {
+    showError(error(), null);
+    // Absolute and self-contained: it does not depend on anything else on screen.
+    await ctx.send(command, { versioned: false });
+  } catch (err) {
+    if (err.kind !== "IllegalActionError") showError(error(), err); // "already counts n": fine
+  } finally {
+    p.sending = false;
+    if (p.value === value) pending.delete(colour);
+    else push(ctx, colour, error);
+    markPending();
+  }
+}
+
+/** Counters for `colours` showing the shared reading; each tap corrects it on the server, and
+ *  every device's panel follows. onchange(counts) after every change (for the preview).
+ *  Returns {node, counts(), refresh()} — refresh() shows a newer shared reading in place (no
+ *  redraw, so a finger on a button never loses its tap). */
+export function countEditor(ctx, colours, onchange) {
+  if (!ctx.state.reading) for (const [c, p] of pending) if (!p.sending) pending.delete(c);
+  markPending();
+  const error = el("div", { class: "error", hidden: true, role: "alert", id: "count-error" });
+  const current = () => {
+    const server = ctx.state.reading?.counts || {};
+    return Object.fromEntries(colours.map((c) => [c, pending.has(c) ? pending.get(c).value : server[c] ?? 0]));
+  };
+  let counts = current();
+  const steppers = new Map();
+  const cameraNotes = new Map();
   const rows = colours.map((c) => {
-    counts[c] = reading?.counts?.[c] ?? 0;
     const s = stepper({ value: counts[c], min: 0, max: 60, label: colourName(c), name: `count_${c}`,
-      onchange: (v) => { counts[c] = v; onchange({ ...counts }); } });
+      onchange: (v) => {
+        const p = pending.get(c);
+        if (p) p.value = v; else pending.set(c, { value: v, sending: false });
+        markPending();
+        counts = current();
+        paintCamera();
+        onchange({ ...counts });
+        push(ctx, c, () => error);
+      } });
+    steppers.set(c, s);
+    cameraNotes.set(c, el("span", { class: "muted", "data-camera": c }));
     return el("div", { class: "count-row", "data-colour": c },
-      el("span", { class: "who" }, el("span", { class: `swatch c-${c}`, "aria-hidden": "true" }), colourName(c)), s.node);
+      el("span", { class: "who" }, el("span", { class: `swatch c-${c}`, "aria-hidden": "true" }), colourName(c)), s.node,
+      cameraNotes.get(c));
   });
-  const photo = reading?.annotated_url || reading?.photo_url;
+  const paintCamera = () => {
+    const camera = ctx.state.reading?.camera;
+    for (const c of colours) {
+      const differs = camera && (camera[c] || 0) !== (counts[c] || 0);
+      cameraNotes.get(c).textContent = differs ? t("camera_saw", { n: camera[c] || 0 }) : "";
+    }
+  };
+  const changes = el("ul", { class: "hint changes", id: "reading-changes" });
+  const paintChanges = () => {
+    const list = (ctx.state.reading?.changes || []).slice(-4).reverse();
+    changes.replaceChildren(...list.map((ch) => el("li", { "data-colour": ch.color },
+      t("reading_change", { colour: colourName(ch.color), from: ch.from, to: ch.to, who: byWhom(ch) }))));
+    changes.hidden = list.length === 0;
+  };
+  const editor = el("div", { class: "counts", id: "count-editor", "data-version": ctx.state.version }, rows);
+  paintCamera();
+  paintChanges();
+  const reading = ctx.state.reading;
+  const photo = reading?.id ? `/api/readings/${reading.id}/annotated.jpg` : null;
   return {
     node: el("div", { class: "reading" },
       photo ? el("figure", {}, el("img", { class: "photo", src: photo, alt: t("annotated_photo"), id: "reading-photo" }),
         el("figcaption", { class: "hint" }, t("reading_caption", { unknown: reading.unknown ?? 0 }))) :
         el("p", { class: "hint" }, t("manual_counts")),
-      el("div", { class: "counts", id: "count-editor" }, rows)),
+      editor, error, changes),
     counts: () => ({ ...counts }),
+    refresh() {
+      const before = JSON.stringify(counts);
+      counts = current();
+      for (const c of colours) steppers.get(c).show(counts[c]);
+      editor.dataset.version = ctx.state.version;
+      paintCamera();
+      paintChanges();
+      if (JSON.stringify(counts) !== before) onchange({ ...counts });
+    },
   };
 }
 
@@ -61,11 +169,9 @@ export function compact(counts) {
   return Object.fromEntries(Object.entries(counts).filter(([, n]) => n));
 }
 
-/** Which counts differ from the camera's: logged as corrections by the server. */
+/** Do the counts differ from the camera's? (logged as corrections by the server) */
 export function corrected(counts, reading) {
-  if (!reading?.counts) return false;
-  const keys = new Set([...Object.keys(counts), ...Object.keys(reading.counts)]);
-  return [...keys].some((k) => (counts[k] || 0) !== (reading.counts[k] || 0));
+  if (!reading?.camera) return false;
+  const keys = new Set([...Object.keys(counts), ...Object.keys(reading.camera)]);
+  return [...keys].some((k) => (counts[k] || 0) !== (reading.camera[k] || 0));
 }
-
-export { clear };

@@ -73,5 +73,7 @@ export function stepper({ value = 0, min = 0, max = 99, label = "", name, onchan
   const plus = el("button", { type: "button", class: "btn", "aria-label": `${label} +`, "data-step": "plus", onclick: up }, "+");
   const node = el("span", { class: "stepper", "data-name": name || "" }, minus, out, plus);
   paint();
-  return { node, get: () => current, set, setMax(m) { max = m; set(current); } };
+  /** Show `v` without telling onchange (a value that came from elsewhere, e.g. another tablet). */
+  const show = (v) => { current = v === null ? null : Math.max(min, Math.min(max, v)); paint(); };
+  return { node, get: () => current, set, show, setMax(m) { max = m; set(current); } };
 }

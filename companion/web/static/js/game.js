@@ -1,5 +1,10 @@
 // The game page: loads the state, draws board / players / tray, and hands the action panel to
 // the screen of the current phase. Every device re-reads the state when the server says it moved.
+//
+// A device never acts on a view the server has moved past: every command carries the version it
+// was decided on (the server refuses a stale one and says what changed — that message stays
+// above the panel), and while the live stream is down the panel is inert until the page has
+// caught up.
 import { api, getGame, sendCommand, ApiError } from "./api.js";
 import { normaliseBoard, REALMS, regionName } from "./board.js";
 import { el, clear, who, cubeList, showError } from "./dom.js";
@@ -9,6 +14,7 @@ import { normaliseState } from "./state.js";
 import { renderPanel } from "./panels.js";
 import { describeEvent } from "./words.js";
 import { correctionsPanel } from "./corrections.js";
+import { deviceName, setDeviceName } from "./counts.js";
 
 const gameId = Number(document.body.dataset.gameId);
 const $ = (id) => document.getElementById(id);
@@ -18,28 +24,62 @@ export const ctx = {
   state: null,
   board: normaliseBoard({}),
   lastEvent: null,
-  reading: null, // the latest camera reading of the pending battle (from the API or the live stream)
-  /** Send a command; on success the page re-renders; on failure the promise rejects with the
+  /** Send a command decided on the version on screen (`versioned: false` only for commands
+   *  whose meaning does not depend on it: a player's own starting resources, an absolute tray
+   *  correction). On success the page re-renders; on failure the promise rejects with the
    *  player-readable ApiError for the caller to show inline (nothing changed on the server). */
-  async send(command) {
+  async send(command, { versioned = true } = {}) {
+    if (stale && versioned) throw new ApiError(0, "StaleViewError", t("err_catching_up"));
     try {
-      const answer = await sendCommand(gameId, command, ctx.state?.version);
+      const answer = await sendCommand(gameId, command, versioned ? ctx.state?.version : undefined);
       ctx.lastEvent = answer.event || null;
+      if (versioned) notice(null);
       if (answer.event) history.unshift({ ...answer.event, seq: answer.state?.version });
       loadHistory();
       apply(answer.state);
       return answer;
     } catch (err) {
       if (err instanceof ApiError && err.status === 409) {
+        // The server names what changed ("Red was corrected to 5 on another tablet — check and
+        // apply again"); it stays above the redrawn panel until the next accepted command.
+        const message = err.kind === "VersionConflictError" && err.message ? err.message : t("err_stale");
+        notice(message);
         await reload();
-        throw new ApiError(409, err.kind, t("err_stale"));
+        throw new ApiError(409, err.kind, message);
       }
       throw err;
     }
   },
+  /** Show a state the server sent with another answer (e.g. the count). */
+  adopt: (state) => { if (state && state.version >= (ctx.state?.version ?? 0)) apply(state); },
   reload: () => reload(),
   rerender: (force = false) => render(force),
 };
+
+let stale = false; // the live stream is down: what is on screen may be old
+
+function notice(message) {
+  const node = $("panel-notice");
+  if (!node) return;
+  node.textContent = message || "";
+  node.hidden = !message;
+}
+
+function setStale(value) {
+  stale = value;
+  $("panel").inert = value;
+  $("panel").setAttribute("aria-busy", value ? "true" : "false");
+  $("catching-up").hidden = !value;
+}
+
+/** A short line saying what another device just changed. */
+function news(msg) {
+  if (!msg.news || msg.version === loadedVersion) return; // our own command: already on screen
+  if (msg.device && msg.device === deviceName()) return;
+  const line = $("news");
+  line.textContent = msg.device ? t("news_on", { news: msg.news, device: msg.device }) : msg.news;
+  line.hidden = false;
+}
 
 let history = []; // newest first: {seq, type, command, undoes?, …} from the game's export
 let boardFromState = false;
@@ -54,8 +94,6 @@ function apply(rawState) {
   loadedVersion = state.version;
   // Built once: an open correction form must survive the game moving on around it.
   if (first) clear($("corrections-host"), correctionsPanel(ctx));
-  // A reading belongs to the state it was taken at; once the game moved on it is history.
-  if (ctx.reading && ctx.reading.version !== state.version) ctx.reading = null;
   render();
 }
 
@@ -74,8 +112,10 @@ async function reload() {
     apply(answer.state);
     loadHistory();
     showError($("load-error"), null);
+    return true;
   } catch (err) {
     showError($("load-error"), err);
+    return false;
   }
 }
 
@@ -181,26 +221,31 @@ async function undo() {
   }
 }
 
+function deviceField() {
+  const input = $("device-name");
+  if (!input) return;
+  input.value = deviceName() || "";
+  input.addEventListener("change", () => setDeviceName(input.value));
+}
+
 async function init() {
   $("undo-btn").addEventListener("click", undo);
+  deviceField();
   await reload();
   if (!boardFromState) {
     try { ctx.board = normaliseBoard(await api("/api/board")); render(); } catch { /* board stays empty */ }
   }
-  if (ctx.state?.phase === "battle" || ctx.state?.phase === "seeding") {
-    try {
-      const reading = (await api(`/api/games/${gameId}/battle/reading`)).reading ?? null;
-      if (reading && reading.version === ctx.state.version) { ctx.reading = reading; render(); }
-    } catch { /* no reading yet: the panel offers the count button */ }
-  }
   subscribe(gameId, {
-    state: (msg) => { if (msg.game === gameId && msg.version !== loadedVersion) reload(); },
-    reading: (msg) => {
-      if (msg.game !== gameId || msg.reading?.version !== ctx.state?.version) return;
-      ctx.reading = msg.reading;
-      render();
+    state: (msg) => {
+      if (msg.game !== gameId) return;
+      news(msg);
+      if (msg.version !== loadedVersion) reload();
     },
-    reconnected: reload,
+    // The camera's counts arrive as a state change (the shared reading); nothing more to do.
+    reading: () => {},
+    // Missed events: read the state before the panel takes taps again.
+    reconnected: async () => { if (!(await reload())) throw new Error("offline"); },
+    stale: setStale,
   });
 }
 init();

@@ -1,6 +1,7 @@
 // The action panel: one screen per phase of the game, for the player whose turn it is.
 import { el, clear, who, showError } from "./dom.js";
-import { commandForm, commandButton, choice } from "./forms.js";
+import { commandForm, confirmButton, choice, draftOf, forgetDraft, keepDraft } from "./forms.js";
+import { regionName } from "./board.js";
 import { t, colourName } from "./i18n.js";
 import { turnOrder } from "./state.js";
 import { battlePanel } from "./battle.js";
@@ -10,12 +11,25 @@ import { ACTIONS, actionForm, spaceUsed } from "./actions.js";
 
 let shownKey = null;
 
-/** Re-draw the panel only when the game moved (so a half-filled form survives a repaint). */
+/** Which screen is on show. During a throw it does not include the version: each +/- on any
+ *  tablet changes the shared reading in place instead of redrawing (no tap is lost). */
+function panelKey(ctx) {
+  const s = ctx.state;
+  if (!s.finished && ((s.phase === "battle" && s.battle) || s.phase === "seeding")) {
+    const b = s.battle ? [s.battle.attacker, s.battle.source, s.battle.target, s.battle.realm] : [];
+    return `${s.phase}|${b.join("/")}|${s.reading?.id ?? "-"}|${s.reading ? "r" : ""}`;
+  }
+  return `${s.version}|${s.phase}|${s.finished}`;
+}
+
+/** Re-draw the panel when the game moved; half-filled forms come back from their drafts
+ *  (forms.js). Within one throw only the reading is refreshed in place. */
 export function renderPanel(host, ctx, { force = false } = {}) {
   const s = ctx.state;
-  const key = `${s.version}|${s.phase}|${s.finished}|${ctx.reading?.id ?? ""}`;
-  if (!force && key === shownKey) return;
+  const key = panelKey(ctx);
+  if (!force && key === shownKey) { if (ctx.panelUpdate) ctx.panelUpdate(); return; }
   shownKey = key;
+  ctx.panelUpdate = null;
   host.dataset.phase = s.finished ? "finished" : s.phase;
   if (s.finished) return clear(host, endPanel(ctx));
   if (s.phase === "battle" && s.battle) return clear(host, battlePanel(ctx));
@@ -43,6 +57,29 @@ function withPlayer(ctx, picker) {
   return (command) => ({ ...command, player: command.player ?? picker.get() });
 }
 
+const names = (ctx, colours) => colours.map((c) => ctx.state.player(c)?.name || colourName(c));
+const list = (items) => (items.length < 2 ? items.join("") : `${items.slice(0, -1).join(", ")} ${t("and")} ${items[items.length - 1]}`);
+
+/** Why a region can no longer take a deployment in this realm (occupied meanwhile), or null. */
+function occupied(ctx, region, realm) {
+  if (!region) return null;
+  const there = Object.entries(ctx.state.cell(realm || "light", region).armies).filter(([, n]) => n > 0).map(([c]) => c);
+  return there.length ? t("why_occupied", { region: regionName(ctx.board, region), who: list(names(ctx, there)) }) : null;
+}
+
+/** What ending the draft now would skip, in sentences. */
+function draftQuestion(ctx) {
+  const d = ctx.state.raw.deployment || {};
+  const left = Object.entries(d.deployable || {}).filter(([, n]) => n > 0);
+  const lines = [t("confirm_draft", { round: (ctx.state.raw.draft_round ?? 1) - 1 })];
+  if (left.length) {
+    lines.push(t("confirm_draft_left", { names: list(names(ctx, left.map(([c]) => c))),
+      detail: left.map(([c, n]) => `${names(ctx, [c])[0]} ${n}`).join(", ") }));
+  }
+  lines.push(t("confirm_undo_hint"));
+  return lines;
+}
+
 function deploymentPanel(ctx) {
   const s = ctx.state;
   const picker = actingPlayer(ctx);
@@ -67,8 +104,8 @@ function deploymentPanel(ctx) {
     el("p", { class: "hint" }, t("deploy_draft_hint", { n: s.raw.draft_round ?? "" })),
     picker.node,
     el("section", { class: "panel" }, el("h3", {}, t("deploy_title")),
-      commandForm(ctx, { type: "deploy", transform, spec: [
-        { name: "region", kind: "region" },
+      commandForm(ctx, { type: "deploy", transform, key: `deploy|${s.active ?? ""}`, spec: [
+        { name: "region", kind: "region", check: (v, c, vals) => occupied(c, v, vals.realm) },
         { name: "realm", kind: "realm", value: "light" },
         { name: "armies", kind: "count", min: 1, value: 2, label: t("field_group_size") },
         { name: "wild", kind: "check", optional: true, label: t("field_wild") },
@@ -77,7 +114,8 @@ function deploymentPanel(ctx) {
       commandForm(ctx, { type: "skip_deploy", submitLabel: t("skip_deploy"), transform })),
     s.done.length === 0 && s.raw.draft_round > 1
       ? el("section", { class: "panel" }, el("p", { class: "hint" }, t("finish_deployment_hint")),
-        commandButton(ctx, t("finish_deployment"), { type: "finish_deployment" }, { primary: true }))
+        confirmButton(ctx, t("finish_deployment"), { type: "finish_deployment" },
+          { question: () => draftQuestion(ctx), yes: t("confirm_finish_deployment") }))
       : null);
 }
 
@@ -94,7 +132,9 @@ function resourcesPanel(ctx) {
       return el("section", { class: "panel", "data-player": p.color },
         el("h3", {}, who(p.color, p.name), done.has(p.color) ? el("span", { class: "marker" }, " ✓ " + t("done")) : null),
         done.has(p.color) ? el("p", {}, t("resources_have", { gold: p.gold, energy: p.energy })) :
-          commandForm(ctx, { type: "starting_resources", fixed: { player: p.color }, submitLabel: t("take_resources"), spec: [
+          // Everyone enters at once: each player's form keeps its own numbers, and the command
+          // depends on nothing else on screen (sent without a version).
+          commandForm(ctx, { type: "starting_resources", fixed: { player: p.color }, versioned: false, submitLabel: t("take_resources"), spec: [
             { name: "gold", kind: "count", min: 0, value: printed("gold") },
             { name: "energy", kind: "count", min: 0, value: printed("energy") },
           ] }));
@@ -122,23 +162,46 @@ function planningPanel(ctx) {
     el("h2", {}, t("phase_planning")),
     el("p", { class: "hint" }, t("planning_hint")),
     el("p", {}, t("turn_order"), " ", turnOrder(ctx.state).map((c, i) => [i ? " → " : "", who(c, ctx.state.player(c)?.name)])),
-    commandButton(ctx, t("start_actions"), { type: "start_actions" }, { primary: true }));
+    confirmButton(ctx, t("start_actions"), { type: "start_actions" }, { yes: t("confirm_start_actions"), question: () => {
+      const first = ctx.state.player(ctx.state.firstPlayer);
+      return [t("confirm_planning", { first: first?.name || colourName(ctx.state.firstPlayer || "") }), t("confirm_undo_hint")];
+    } }));
 }
+
+let actionsOf = null; // whose action panel was drawn last (to notice a form the turn closed)
 
 function actionsPanel(ctx) {
   const s = ctx.state;
   const picker = actingPlayer(ctx);
   const formHost = el("div", { class: "action-form" });
   const used = (s.active && s.raw.used?.[s.active]) || [];
+  const openKey = `actions-open|${s.active ?? ""}`;
+  // A half-filled form of the player whose turn just ended cannot be sent any more: say so.
+  let closed = null;
+  if (actionsOf !== null && actionsOf !== s.active) {
+    const was = draftOf(`actions-open|${actionsOf}`);
+    if (was) {
+      closed = el("p", { class: "error", id: "form-closed", role: "status" }, t("form_closed_turn", {
+        form: t(`act_${was.type}`), who: names(ctx, [actionsOf])[0], now: s.active ? names(ctx, [s.active])[0] : "–" }));
+      forgetDraft(`actions-open|${actionsOf}`);
+      forgetDraft(`${was.type}|${actionsOf}`);
+    }
+  }
+  actionsOf = s.active;
+  const open = (a) => {
+    keepDraft(openKey, { type: a.type });
+    for (const b of grid.children) b.setAttribute("aria-pressed", b.dataset.action === a.type ? "true" : "false");
+    clear(formHost, el("h3", {}, t(`act_${a.type}`)), a.explain ? el("p", { class: "hint" }, t(`act_${a.type}_explain`)) : null,
+      actionForm(ctx, a, withPlayer(ctx, picker), `${a.type}|${s.active ?? ""}`));
+  };
   const grid = el("div", { class: "action-grid", role: "group", "aria-label": t("actions") },
     ACTIONS.map((a) => el("button", { type: "button", class: `btn${spaceUsed(a.type, used) ? " used" : ""}`, "data-action": a.type,
       title: spaceUsed(a.type, used) ? t("space_used") : null,
-      onclick: (e) => {
-        for (const b of grid.children) b.setAttribute("aria-pressed", b === e.currentTarget ? "true" : "false");
-        clear(formHost, el("h3", {}, t(`act_${a.type}`)), a.explain ? el("p", { class: "hint" }, t(`act_${a.type}_explain`)) : null,
-          actionForm(ctx, a, withPlayer(ctx, picker)));
-      } }, t(`act_${a.type}`))));
-  return el("div", {}, turnHeader(ctx, "phase_actions"), picker.node,
+      onclick: () => open(a) }, t(`act_${a.type}`))));
+  const wasOpen = draftOf(openKey);
+  const again = wasOpen && ACTIONS.find((a) => a.type === wasOpen.type);
+  if (again) open(again); // the form that was open before this live update, with its values
+  return el("div", {}, turnHeader(ctx, "phase_actions"), closed, picker.node,
     s.active && s.player(s.active)?.passed ? el("p", { class: "hint" }, t("passed_again")) : null,
     grid, formHost);
 }

@@ -1,6 +1,6 @@
 // The scoring screen (each player's breakdown) and the end screen (winner and tie-break).
 import { el, who } from "./dom.js";
-import { commandButton } from "./forms.js";
+import { confirmButton } from "./forms.js";
 import { t } from "./i18n.js";
 
 const label = (key) => t(`score_${key}`);
@@ -30,7 +30,8 @@ export function scoringPanel(ctx) {
   return el("div", { id: "scoring" },
     el("h2", {}, t("scoring_title", { round: s.round ?? "" })),
     el("p", { class: "hint" }, t("scoring_hint")),
-    commandButton(ctx, t("score_round"), { type: "score_round" }, { primary: true }));
+    confirmButton(ctx, t("score_round"), { type: "score_round" }, { yes: t("confirm_score_round"),
+      question: () => [t("confirm_scoring", { round: s.round ?? "" }), t("confirm_undo_hint")] }));
 }
 
 /** The last scoring, shown at the start of the next round and on the end screen. */

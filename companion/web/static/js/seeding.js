@@ -1,15 +1,17 @@
 // Seeding the tower with the camera: throw 7 per player + 10 green into the empty tower, count
-// what fell out, each player splits their cubes between their limbos, inhabitants beyond two go
-// back to the supply.
+// what fell out (the shared reading: every device sees every +/-), each player splits their
+// own cubes between their limbos, inhabitants beyond two go back to the supply.
 import { el, clear, who, showError, stepper } from "./dom.js";
 import { t, colourName } from "./i18n.js";
-import { pressBlock, countEditor, compact } from "./counts.js";
+import { pressBlock, countEditor, compact, settled } from "./counts.js";
+import { recountBlock } from "./battle.js";
 
 let manual = false;
+// Each player's light-limbo share, kept across live updates (colour → light count).
+const splits = {};
 
 function splitEditor(ctx, getCounts) {
   const host = el("div", { id: "limbo-split" });
-  const splits = {}; // colour -> light count (dark = the rest)
   const draw = () => {
     const counts = getCounts();
     clear(host, ctx.state.players.map((p) => {
@@ -37,29 +39,31 @@ function splitEditor(ctx, getCounts) {
 
 export function seedingPanel(ctx) {
   const s = ctx.state;
-  const reading = ctx.reading;
   const host = el("div", { class: "seeding", id: "seeding" },
     el("h2", {}, t("phase_seeding")),
     el("ol", { class: "instructions" },
       el("li", {}, t("seed_throw", { n: s.players.length * 7, players: s.players.length })),
       el("li", {}, t("seed_then"))));
-  if (!reading && !manual) {
-    host.append(pressBlock(ctx, (r) => { if (r) ctx.reading = r; else manual = true; ctx.rerender(true); }));
+  if (!s.reading && !manual) {
+    host.append(pressBlock(ctx, (answer) => {
+      if (answer?.state) ctx.adopt(answer.state); else { manual = true; ctx.rerender(true); }
+    }));
     return host;
   }
   const colours = [...s.players.map((p) => p.color), "green"];
   let split = null;
-  const editor = countEditor(colours, reading, () => split?.draw());
+  const editor = countEditor(ctx, colours, () => split?.draw());
   split = splitEditor(ctx, () => editor.counts());
   split.draw();
+  ctx.panelUpdate = () => editor.refresh(); // another tablet's +/- arrives in place
   const error = el("div", { class: "error", hidden: true, role: "alert" });
   const accept = el("input", { type: "checkbox", id: "seed-accept" });
   const acceptRow = el("label", { class: "field inline", hidden: true }, accept, " ", t("accept_anyway"));
   const go = el("button", { type: "button", class: "btn primary big", id: "seed-apply", onclick: async () => {
     go.disabled = true;
     showError(error, null);
+    await settled(); // our own last taps first
     const command = { type: "seed_tower", tray: compact(editor.counts()), limbo_split: split.get() };
-    if (reading?.counts) command.camera_counts = compact(reading.counts);
     if (accept.checked) command.accept_impossible = true;
     try { await ctx.send(command); manual = false; }
     catch (err) {
@@ -72,8 +76,7 @@ export function seedingPanel(ctx) {
   host.append(el("section", { class: "panel" }, el("h3", {}, t("reading_title")), editor.node),
     el("section", { class: "panel" }, el("h3", {}, t("seed_split_title")), el("p", { class: "hint" }, t("seed_split_hint")), split.node),
     el("p", { class: "hint" }, t("seed_green_back")),
-    error, acceptRow, el("div", { class: "row" }, go,
-      el("button", { type: "button", class: "btn", onclick: () => { ctx.reading = null; manual = false; ctx.rerender(true); } }, t("recount"))));
+    error, acceptRow, el("div", { class: "row" }, go), recountBlock(ctx));
   return host;
 }
 

@@ -75,6 +75,7 @@ export function normaliseState(raw) {
     interior: s.interior || {},
     greenSupply: s.green_supply ?? null,
     battle: s.battle ?? null,
+    reading: s.reading ?? null, // the shared tray reading of the pending throw (server state)
     warnings: s.warnings || [],
     scores,
     lastScore: scores.length ? scores[scores.length - 1] : null,
