@@ -44,6 +44,7 @@ FORMAT = "immortals-tower-calibration"
 VERSION = 2
 WORKING_SIDE = 16.0  # a cube should be about this many pixels wide at working resolution
 MAX_SCALE = 6
+ROUND_FILL = 0.88  # objects filling less of their tightest rectangle are round (square ≈ 1, disc ≈ 0.79)
 TRAY_LOOKS = 6  # k-means clusters for the tray
 TRAY_SAMPLE = 30000  # tray pixels the clusters are learned from (a random subset)
 MIN_LOOK_SHARE = 0.003  # a tray look covering less than this share of the tray is noise
@@ -79,6 +80,9 @@ class Calibration:
     # whole photo, uint8 BGR), for a camera fixed to the tower (a calibration with an outline);
     # None without an outline, where photos may be taken from anywhere.
     tray_cells: np.ndarray | None = None
+    # Whether the sample objects are round (sweets, beads) rather than square (cubes): learned
+    # from the samples' outlines; round objects are split at their waists (see counting).
+    round_objects: bool = False
     samples: tuple[Sample, ...] = field(default=())
     backgrounds: tuple[Box, ...] = field(default=())
     # Camera settings held while the calibration photo was taken (exposure, gain, white balance,
@@ -123,6 +127,7 @@ class Calibration:
             "cube_radius": {c: round(r, 3) for c, r in self.cube_radius.items()},
             "tray_bgr": [round(v, 2) for v in self.tray_bgr],
             "tray_cells": None if self.tray_cells is None else self.tray_cells.tolist(),
+            "round_objects": self.round_objects,
             "samples": [{"color": s.color, "box": list(s.box)} for s in self.samples],
             "backgrounds": [list(b) for b in self.backgrounds],
             "camera": self.camera,
@@ -493,7 +498,18 @@ def calibrate(image: np.ndarray, samples: Iterable[Sample], backgrounds: Iterabl
     cube_area = {c: float(np.median(a)) for c, a in areas.items()}
     cube_radius = {c: float(np.median(r)) for c, r in radii.items()}
     return Calibration((width, height), roi_points, scale, references, cube_area, cube_radius,
-                       tray_bgr, cells, samples, backgrounds, {}, tuple(warnings))
+                       tray_bgr, cells, _round(masks), samples, backgrounds, {}, tuple(warnings))
+
+
+def _round(masks: Sequence[np.ndarray]) -> bool:
+    """True when the sample objects are round: a square face fills its tightest rectangle
+    (rotated as needed) almost fully, a disc or an oval only about π/4 of it."""
+    fills = []
+    for mask in masks:
+        contours, _ = cv2.findContours(mask.view(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+        (_, _), (w, h), _ = cv2.minAreaRect(max(contours, key=cv2.contourArea))
+        fills.append(float(mask.sum()) / max(w * h, 1.0))
+    return float(np.median(fills)) < ROUND_FILL
 
 
 # ---------------------------------------------------------------- JSON
@@ -560,6 +576,9 @@ def calibration_from_dict(data: object, name: str = "The calibration") -> Calibr
         tray_bgr = tuple(float(v) for v in data["tray_bgr"])
         cells = data.get("tray_cells")
         cells = None if cells is None else np.array(cells, dtype=np.float64)
+        round_objects = data.get("round_objects", False)
+        if not isinstance(round_objects, bool):
+            raise bad("round_objects must be true or false")
         samples = tuple(Sample(str(s["color"]), tuple(int(v) for v in s["box"]))
                         for s in data.get("samples", []))
         backgrounds = tuple(tuple(int(v) for v in b) for b in data.get("backgrounds", []))
@@ -595,7 +614,7 @@ def calibration_from_dict(data: object, name: str = "The calibration") -> Calibr
     except (CalibrationError, TypeError, IndexError) as exc:
         raise bad(f"the tray outline is wrong ({exc})") from None
     return Calibration((w, h), roi_points, scale, references, areas, radii, tray_bgr, cells,
-                       samples, backgrounds, camera, warnings)
+                       round_objects, samples, backgrounds, camera, warnings)
 
 
 def _reference_from(d, bad) -> Reference:

@@ -14,6 +14,10 @@ Rules the count follows (documented for players in docs/vision.md):
   clusters (a chain is about as wide as one object).
 - A blob never holds fewer objects than it has separate cores (parts deeper than 0.65 of a
   cube's radius): touching round objects meet at a narrow waist, which splits their cores.
+  When the samples are round (sweets, beads: they fill about π/4 of their tightest
+  rectangle, a cube's face all of it), objects also differ in size, so the cores are counted
+  at several depths (0.5 to 1 radius), the most win, and that number stands unless the area
+  says at least 0.75 of an object more.
 - A blob of one colour (80 % of its votes) with no waist (convex: solidity ≥ 0.92, thin rims
   aside), no more than 1.7 times as long as it is wide, is *one* object as long as its area is
   under 2.2 cubes: two touching cubes make a rectangle twice as long as wide, and a 2×2 block
@@ -53,6 +57,8 @@ SIZE_VOTE_FIXED = (0.7, 1.5)
 SIZE_VOTE_FREE = (0.5, 2.0)
 SIZE_DOUBT = 0.3  # a cluster ratio this far from a whole number is doubtful
 CORE_DEPTH = 0.65  # of a cube's radius: deeper than this is a cube's core (see segment.cores)
+PEAK_DEPTHS = (0.5, 0.6, 0.7, 0.8, 0.9, 1.0)  # round objects: cores counted at each depth, the most win
+ROUND_SLACK = 0.75  # round objects: area may exceed the waists' count by this much and not add one
 COMPACT = (0.92, 1.7, 2.2)  # solidity at least, length over width at most, cube areas under: one object
 ONE_COLOUR = 0.8  # … and this share of its colour votes for one colour
 COLOUR_DOUBT = 0.7  # own-colour distance over next colour's distance above this: doubtful
@@ -387,11 +393,14 @@ def count_cubes(image: np.ndarray, calibration: Calibration,
     unit = geo.unit_area * factor * factor
     cube_blobs = np.flatnonzero(has_colour & (area >= 0.3 * unit))
 
-    waists = cores(blobs, CORE_DEPTH * geo.unit_radius * factor)
+    depths = PEAK_DEPTHS if calibration.round_objects else (CORE_DEPTH,)
+    waists = np.max([cores(blobs, d * geo.unit_radius * factor) for d in depths], axis=0)
     found = []  # (label, ratio, n, objects)
     for label in cube_blobs:
         ratio = float(area[label] / unit)
         n = max(int(round(ratio)), int(waists[label]))
+        if calibration.round_objects and 1 <= waists[label] and ratio <= waists[label] + ROUND_SLACK:
+            n = int(waists[label])  # round objects of mixed sizes: their waists count, not area
         one_colour = votes[label].max() >= ONE_COLOUR * votes[label].sum()
         if ratio < COMPACT[2] and one_colour and shapes.one_object(int(label), 0.5 * geo.unit_radius * factor):
             n = 1
