@@ -61,6 +61,7 @@ PEAK_DEPTHS = (0.5, 0.6, 0.7, 0.8, 0.9, 1.0)  # round objects: cores counted at 
 ROUND_SLACK = 0.75  # round objects: area may exceed the waists' count by this much and not add one
 COMPACT = (0.92, 1.7, 2.2)  # solidity at least, length over width at most, cube areas under: one object
 ONE_COLOUR = 0.8  # … and this share of its colour votes for one colour
+CONTENDER = 0.3  # a colour with this share of the leading colour's votes in a place contends for it
 COLOUR_DOUBT = 0.7  # own-colour distance over next colour's distance above this: doubtful
 
 
@@ -195,8 +196,8 @@ def _inside(geo: _Geometry, x: float, y: float) -> bool:
     return 0 <= xi < w and 0 <= yi < h and bool(geo.roi_mask[yi, xi])
 
 
-def _objects(blobs: Blobs, classes: np.ndarray, label: int, votes: np.ndarray,
-             n: int) -> list[tuple[int, float, float]]:
+def _objects(blobs: Blobs, classes: np.ndarray, relit: np.ndarray, colour_refs: tuple, label: int,
+             votes: np.ndarray, n: int) -> list[tuple[int, float, float]]:
     """The ``n`` cubes of one blob as (colour code, x, y), working pixels.
 
     One colour: centres by k-means on its pixels. Several colours: the blob's pixels are split
@@ -225,8 +226,25 @@ def _objects(blobs: Blobs, classes: np.ndarray, label: int, votes: np.ndarray,
     base_code = np.where(px_codes > AMBIGUOUS, px_codes - AMBIGUOUS, px_codes)
     tally = np.zeros((n, UNKNOWN), np.float64)
     np.add.at(tally, (assign.ravel(), base_code), weight)
-    return [(int(np.argmax(tally[k, 1:])) + 1, float(cx), float(cy))
-            for k, (cx, cy) in enumerate(centres)]
+    # Where two colours both hold a good part of a place's votes (a dark red and a purple
+    # read alike pixel by pixel), the place's mean colour decides: averaging cancels the noise.
+    colours = relit[y:y + h, x:x + w][ys, xs].astype(np.float64)
+    out = []
+    for k, (cx, cy) in enumerate(centres):
+        votes_k = tally[k, 1:]
+        contenders = np.flatnonzero(votes_k >= CONTENDER * votes_k.max()) + 1
+        code = int(np.argmax(votes_k)) + 1
+        if len(contenders) > 1:
+            mean = colours[assign.ravel() == k].mean(axis=0)
+            lab = to_lab(mean[None, :].astype(np.uint8)) - (0.0, 128.0, 128.0)
+            best = {}
+            for ref_code, ref_mean, inv, shades in colour_refs:
+                if ref_code in contenders:
+                    d = float(shade_distance(lab, ref_mean, inv, shades)[0])
+                    best[ref_code] = min(best.get(ref_code, math.inf), d)
+            code = min(best, key=best.get)
+        out.append((code, float(cx), float(cy)))
+    return out
 
 
 def _centres(blobs: Blobs, classes: np.ndarray, label: int, codes: list[int], n: int) -> list[tuple[float, float]]:
@@ -407,7 +425,8 @@ def count_cubes(image: np.ndarray, calibration: Calibration,
             ratio = min(max(ratio, 1.0 - SIZE_DOUBT), 1.0 + SIZE_DOUBT)  # its size is no doubt
         elif ratio < MIN_FRACTION:
             continue
-        found.append((int(label), ratio, n, _objects(blobs, classes, int(label), votes[label], n)))
+        found.append((int(label), ratio, n, _objects(blobs, classes, relit, geo.colour_refs, int(label),
+                                                     votes[label], n)))
     pieces = [(label, code) for label, _, _, objects in found for code in sorted({c for c, _, _ in objects})]
     doubt_of = dict(zip(pieces, _colour_doubts(geo, blobs, pieces)))
 
