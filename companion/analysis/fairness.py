@@ -21,7 +21,15 @@ from dataclasses import dataclass
 from typing import Any
 
 from companion.analysis.tests import chi2_sf, z_quantile
-from companion.analysis.tower_model import COLOURS, ColourFit, Throw, colour_arrays, fit_arrays
+from companion.analysis.tower_model import (
+    COLOURS,
+    ColourFit,
+    CubeTable,
+    Throw,
+    colour_arrays,
+    cube_table,
+    fit_arrays,
+)
 
 ALPHA = 0.05
 POWER = 0.80
@@ -84,9 +92,10 @@ def _land_var(fit: ColourFit) -> float | None:
     return (p * (1 - p)) ** 2 * fit.cov[0][0]
 
 
-def test_colours(throws: list[Throw], colours: Iterable[str] = COLOURS) -> dict[str, Any]:
+def test_colours(data: CubeTable | list[Throw], colours: Iterable[str] = COLOURS) -> dict[str, Any]:
     """Per colour a :class:`ColourVerdict`, plus ``any_flagged`` (Holm-corrected at 5 %)."""
     colours = tuple(colours)
+    throws = data if isinstance(data, dict) else cube_table(data, colours)
     present = [c for c in colours if fit_arrays(*colour_arrays(throws, (c,))).throws > 0]
     null = fit_arrays(*colour_arrays(throws, present)) if present else None
     raw: dict[str, dict[str, Any]] = {}

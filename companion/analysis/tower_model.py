@@ -30,6 +30,7 @@ from companion.analysis.tests import z_quantile
 
 COLOURS = ("red", "blue", "yellow", "purple", "black", "green")
 CONFIDENCE = 0.95
+MIN_THROWS_FOR_ODDS = 20  # below this the model gives no odds and no interior ranges
 _EPS = 1e-9
 
 
@@ -110,10 +111,10 @@ class _Data:
     """Distinct (t, i, y) rows of one colour with their multiplicities, and the fixed
     binomial-coefficient tables the likelihood needs (computed once per fit)."""
 
-    def __init__(self, t: np.ndarray, i: np.ndarray, y: np.ndarray) -> None:
-        rows, weight = np.unique(np.stack([t, i, y], axis=1), axis=0, return_counts=True)
+    def __init__(self, t: np.ndarray, i: np.ndarray, y: np.ndarray, w: np.ndarray) -> None:
+        rows, inverse = np.unique(np.stack([t, i, y], axis=1), axis=0, return_inverse=True)
         self.t, self.i, self.y = rows[:, 0], rows[:, 1], rows[:, 2]
-        self.w = weight.astype(float)
+        self.w = np.bincount(inverse.reshape(-1), weights=w, minlength=len(rows)).astype(float)
         self.k = np.arange(int(self.t.max(initial=0)) + 1)[None, :]  # landed of the thrown
         top = int(max(self.t.max(initial=0), self.i.max(initial=0))) + 1
         lf = np.array([math.lgamma(n + 1) for n in range(top + 1)])
@@ -144,6 +145,7 @@ def _logit(p: float) -> float:
 
 
 def _expit(x: float) -> float:
+    x = min(max(x, -700.0), 700.0)  # beyond that the answer is 0 or 1 to double precision
     return 1.0 / (1.0 + math.exp(-x))
 
 
@@ -212,24 +214,27 @@ def _interval(estimate: float, var: float) -> Interval:
     return Interval(estimate, _expit(centre - half), _expit(centre + half))
 
 
-def fit_arrays(t: Iterable[int], i: Iterable[int], y: Iterable[int]) -> ColourFit:
-    """Fit (land, release) to throws given as three equal-length sequences of counts.
+def fit_arrays(t: Iterable[int], i: Iterable[int], y: Iterable[int],
+               w: Iterable[int] | None = None) -> ColourFit:
+    """Fit (land, release) to throws given as equal-length sequences of counts: thrown ``t``,
+    inside ``i``, seen ``y`` and optionally how many throws each row stands for (``w``).
 
     Rows with nothing thrown and nothing inside carry no information and are dropped. Raises
     ``ValueError`` when a row is impossible (more seen than thrown plus inside).
     """
     t, i, y = (np.asarray(list(v), dtype=np.int64) for v in (t, i, y))
-    if not (len(t) == len(i) == len(y)):
+    w = np.ones(len(t), np.int64) if w is None else np.asarray(list(w), dtype=np.int64)
+    if not (len(t) == len(i) == len(y) == len(w)):
         raise ValueError("thrown, inside and seen need one entry per throw")
-    keep = (t + i) > 0
-    t, i, y = t[keep], i[keep], y[keep]
+    keep = ((t + i) > 0) & (w > 0)
+    t, i, y, w = t[keep], i[keep], y[keep], w[keep]
     if np.any(y > t + i) or np.any(np.minimum(t, np.minimum(i, y)) < 0):
         raise ValueError("a throw shows more cubes than were thrown plus inside the tower")
-    n = int(len(t))
-    sum_t, sum_i = float(t.sum()), float(i.sum())
+    n = int(w.sum())
+    sum_t, sum_i = float((t * w).sum()), float((i * w).sum())
     if n == 0:
         return ColourFit(None, None, 0, 0, 0, 0.0)
-    data = _Data(t, i, y)
+    data = _Data(t, i, y, w)
     land, release = _em(data, sum_t, sum_i)
     free = (sum_t > 0, sum_i > 0)
     cov = _covariance(data, land, release, free)
@@ -240,29 +245,47 @@ def fit_arrays(t: Iterable[int], i: Iterable[int], y: Iterable[int]) -> ColourFi
                      data.loglik(land, release), cov_t)
 
 
-def colour_arrays(throws: Iterable[Throw], colours: Iterable[str]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """(t, i, y) of the given colours over ``throws``, one row per throw and colour."""
-    rows = [(th.thrown.get(c, 0), th.inside.get(c, 0), th.seen.get(c, 0))
-            for th in throws for c in colours]
-    if not rows:
-        return (np.zeros(0, np.int64),) * 3  # type: ignore[return-value]
-    a = np.asarray(rows, dtype=np.int64)
-    return a[:, 0], a[:, 1], a[:, 2]
+# Per colour, the rows (thrown, inside, seen, how many throws) — what the store aggregates in SQL.
+CubeTable = dict[str, list[tuple[int, int, int, int]]]
 
 
-def fit_tower(throws: list[Throw], battles: int | None = None,
-              colours: Iterable[str] = COLOURS) -> TowerModel:
-    """Fit every colour on its own and all of them pooled. ``battles``: how many of the throws
-    were battles (the rest seeding throws), for the record."""
+def cube_table(throws: Iterable[Throw], colours: Iterable[str] = COLOURS) -> CubeTable:
+    """The :data:`CubeTable` of a list of throws (one row per throw and colour)."""
+    table: CubeTable = {c: [] for c in colours}
+    for th in throws:
+        for c in table:
+            row = (th.thrown.get(c, 0), th.inside.get(c, 0), th.seen.get(c, 0))
+            if row[0] or row[1]:
+                table[c].append((*row, 1))
+    return table
+
+
+def colour_arrays(data: CubeTable | Iterable[Throw], colours: Iterable[str]) -> tuple[np.ndarray, ...]:
+    """(t, i, y, w) of the given colours, from a :data:`CubeTable` or a list of throws."""
     colours = tuple(colours)
+    table = data if isinstance(data, dict) else cube_table(data, colours)
+    rows = [r for c in colours for r in table.get(c, [])]
+    if not rows:
+        return (np.zeros(0, np.int64),) * 4
+    a = np.asarray(rows, dtype=np.int64)
+    return a[:, 0], a[:, 1], a[:, 2], a[:, 3]
+
+
+def fit_tower(data: CubeTable | list[Throw], throws: int | None = None, battles: int | None = None,
+              colours: Iterable[str] = COLOURS) -> TowerModel:
+    """Fit every colour on its own and all of them pooled. ``throws`` / ``battles``: how many
+    throws (battles and seeding throws) the data holds, for the record; from a list of throws
+    both default to its length."""
+    colours = tuple(colours)
+    table = data if isinstance(data, dict) else cube_table(data, colours)
     fits = {}
     for c in colours:
-        fit = fit_arrays(*colour_arrays(throws, (c,)))
+        fit = fit_arrays(*colour_arrays(table, (c,)))
         if fit.throws:
             fits[c] = fit
-    pooled = fit_arrays(*colour_arrays(throws, colours))
-    return TowerModel(fits, pooled if pooled.throws else None, len(throws),
-                      len(throws) if battles is None else battles)
+    pooled = fit_arrays(*colour_arrays(table, colours))
+    n = len(data) if isinstance(data, list) else (throws if throws is not None else pooled.throws)
+    return TowerModel(fits, pooled if pooled.throws else None, n, n if battles is None else battles)
 
 
 def release_range(inside: int, release: float, level: float = 0.9) -> tuple[float, int, int]:

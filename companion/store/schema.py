@@ -136,7 +136,87 @@ _V2: tuple[str, ...] = (
     """,
 )
 
-MIGRATIONS: tuple[tuple[str, ...], ...] = (_V1, _V2)
+# v3 (issue 15): the group's roster of people and who sat at which colour; group settings; the
+# tower's throws in a form the statistics can aggregate (derived from the events, filled in by
+# companion.store.throws); the odds shown before each battle (append-only: the log keeps them).
+_V3: tuple[str, ...] = (
+    """
+    CREATE TABLE people (
+        id          INTEGER PRIMARY KEY AUTOINCREMENT,
+        name        TEXT    NOT NULL CHECK (length(trim(name)) BETWEEN 1 AND 60),
+        short_name  TEXT    CHECK (short_name IS NULL OR length(trim(short_name)) BETWEEN 1 AND 12),
+        merged_into INTEGER REFERENCES people (id),   -- NULL: on the roster
+        created_at  TEXT    NOT NULL,
+        CHECK (merged_into IS NULL OR merged_into <> id)
+    )
+    """,
+    # One roster name once (case-insensitive for ASCII); merged entries leave the roster.
+    "CREATE UNIQUE INDEX people_unique_name ON people (lower(trim(name))) WHERE merged_into IS NULL",
+    """
+    CREATE TABLE seats (
+        game_id   INTEGER NOT NULL REFERENCES games (id),
+        color     TEXT    NOT NULL,
+        person_id INTEGER NOT NULL REFERENCES people (id),
+        PRIMARY KEY (game_id, color)
+    ) WITHOUT ROWID
+    """,
+    "CREATE INDEX seats_by_person ON seats (person_id)",
+    """
+    CREATE TABLE settings (
+        key   TEXT PRIMARY KEY,
+        value TEXT NOT NULL CHECK (json_valid(value))
+    ) WITHOUT ROWID
+    """,
+    """
+    CREATE TABLE throw_cubes (
+        game_id  INTEGER NOT NULL,
+        seq      INTEGER NOT NULL,              -- the seed_tower / resolve_battle event
+        kind     TEXT    NOT NULL CHECK (kind IN ('seeding', 'battle')),
+        color    TEXT    NOT NULL,
+        thrown   INTEGER NOT NULL CHECK (thrown >= 0),
+        inside   INTEGER NOT NULL CHECK (inside >= 0),  -- the interior estimate before the throw
+        seen     INTEGER NOT NULL CHECK (seen >= 0),
+        doubtful INTEGER NOT NULL CHECK (doubtful IN (0, 1)),  -- accepted although impossible
+        PRIMARY KEY (game_id, seq, color),
+        FOREIGN KEY (game_id, seq) REFERENCES events (game_id, seq)
+    ) WITHOUT ROWID
+    """,
+    """
+    CREATE TABLE throws_synced (
+        game_id INTEGER PRIMARY KEY REFERENCES games (id),
+        seq     INTEGER NOT NULL,               -- events up to here are in throw_cubes
+        inside  TEXT    NOT NULL CHECK (json_valid(inside))   -- the interior estimate after them
+    )
+    """,
+    """
+    CREATE TABLE odds (
+        game_id    INTEGER NOT NULL,
+        attack_seq INTEGER NOT NULL,            -- the attack event of the battle
+        version    INTEGER NOT NULL,            -- the game's version the odds were computed at
+        attacker   TEXT    NOT NULL,
+        defender   TEXT,
+        stance     TEXT    NOT NULL,
+        win        REAL    NOT NULL CHECK (win BETWEEN 0 AND 1),
+        tie        REAL    NOT NULL CHECK (tie BETWEEN 0 AND 1),
+        lose       REAL    NOT NULL CHECK (lose BETWEEN 0 AND 1),
+        draws      INTEGER NOT NULL CHECK (draws > 0),
+        basis      INTEGER NOT NULL CHECK (basis >= 0),  -- throws the tower model rested on
+        created_at TEXT    NOT NULL,
+        PRIMARY KEY (game_id, attack_seq),
+        FOREIGN KEY (game_id, attack_seq) REFERENCES events (game_id, seq)
+    ) WITHOUT ROWID
+    """,
+    """
+    CREATE TRIGGER odds_no_update BEFORE UPDATE ON odds
+    BEGIN SELECT RAISE(ABORT, 'odds are kept as they were shown'); END
+    """,
+    """
+    CREATE TRIGGER odds_no_delete BEFORE DELETE ON odds
+    BEGIN SELECT RAISE(ABORT, 'odds are kept as they were shown'); END
+    """,
+)
+
+MIGRATIONS: tuple[tuple[str, ...], ...] = (_V1, _V2, _V3)
 SCHEMA_VERSION = len(MIGRATIONS)
 
 

@@ -1,0 +1,282 @@
+"""Statistics only this companion can give a group: its tower, its odds, its people.
+
+Built on :mod:`companion.analysis` (pure statistics) over the log's tables:
+
+- :func:`tower_report` — the tower model per colour with intervals, the fairness tests;
+- :func:`interior_report` — the interior estimate with what the next throw will likely let out;
+- :func:`record_odds` / :func:`battle_odds_for` — the odds shown before a battle, kept in the log;
+- :func:`odds_report` — calibration of the kept odds against what happened;
+- :func:`people_report` — per person: games, wins, average VP, luck, tribes, head-to-head;
+- :func:`game_report` — one game: VP per round per player, luck per player.
+
+Anything without enough data says so (``None`` values and ``enough_data: false``), never a
+made-up zero. The fitted model is cached per database and number of logged throws, so a page
+load costs one fit only after new battles.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections import Counter, defaultdict
+from collections.abc import Mapping
+from typing import Any
+
+from companion.analysis.fairness import test_colours
+from companion.analysis.odds import DRAWS, Odds, battle_odds, calibration, luck
+from companion.analysis.tower_model import MIN_THROWS_FOR_ODDS, TowerModel, fit_tower, release_range
+from companion.store.errors import GameNotFoundError
+from companion.store.log import GameLog
+from companion.store.throws import cube_rows, sync_throws
+
+_cache_lock = threading.Lock()
+_cache: dict[str, tuple[int, TowerModel, dict[str, Any]]] = {}
+
+
+def tower_model(log: GameLog) -> tuple[TowerModel, dict[str, Any]]:
+    """The fitted model and the fairness tests of this log's throws (cached until new throws)."""
+    sync_throws(log)
+    with log.reading() as conn:
+        key = conn.execute("SELECT count(*) FROM throw_cubes").fetchone()[0]
+        with _cache_lock:
+            hit = _cache.get(str(log.path))
+        if hit is not None and hit[0] == key:
+            return hit[1], hit[2]
+        table, throws, battles = cube_rows(conn)
+    model = fit_tower(table, throws=throws, battles=battles)
+    fairness = test_colours(table)
+    with _cache_lock:
+        _cache[str(log.path)] = (key, model, fairness)
+    return model, fairness
+
+
+def tower_report(log: GameLog) -> dict[str, Any]:
+    model, fairness = tower_model(log)
+    return {"enough_data": model.pooled is not None, "min_throws_for_odds": MIN_THROWS_FOR_ODDS,
+            "model": model.to_dict(), "fairness": fairness}
+
+
+def interior_report(model: TowerModel, interior: Mapping[str, int]) -> dict[str, Any]:
+    """Per colour inside the tower (the game's estimate): how many the next throw will likely let
+    out — expected and a 90 % range — from the fitted release chance; ``None`` without a fit."""
+    out = {}
+    enough = model.pooled is not None and model.throws >= MIN_THROWS_FOR_ODDS
+    for colour, inside in sorted(interior.items()):
+        if not inside:
+            continue
+        params = model.params(colour) if enough else None
+        if params is None:
+            out[colour] = {"inside": inside, "release": None, "next_out": None}
+            continue
+        expected, low, high = release_range(int(inside), params[1])
+        out[colour] = {"inside": inside, "release": round(params[1], 4),
+                       "next_out": {"expected": round(expected, 2), "low": low, "high": high, "level": 0.9}}
+    return {"enough_data": enough, "basis": model.throws, "min_throws": MIN_THROWS_FOR_ODDS,
+            "colours": out}
+
+
+# -- odds ------------------------------------------------------------------------------------
+
+def _odds_row(row: Any) -> dict[str, Any]:
+    return {"win": row["win"], "tie": row["tie"], "lose": row["lose"], "draws": row["draws"],
+            "basis": row["basis"], "attack_seq": row["attack_seq"], "version": row["version"],
+            "created_at": row["created_at"]}
+
+
+def battle_odds_for(log: GameLog, game_id: int, version: int, battle: Mapping[str, Any],
+                    interior: Mapping[str, int]) -> dict[str, Any]:
+    """The odds of the pending ``battle`` (at the game's ``version``), computed once and kept:
+    the first answer for a battle is stored, every later one (another tablet, a reload) is
+    the stored one. ``{"odds": None, "reason"}`` when the model cannot give odds yet."""
+    with log.reading() as conn:
+        attack = conn.execute(
+            "SELECT max(seq) FROM events WHERE game_id = ? AND type = 'attack' AND seq <= ?",
+            (game_id, version)).fetchone()[0]
+        if attack is None:
+            return {"odds": None, "reason": "no attack declared"}
+        kept = conn.execute("SELECT * FROM odds WHERE game_id = ? AND attack_seq = ?",
+                            (game_id, attack)).fetchone()
+    if kept is not None:
+        return {"odds": _odds_row(kept), "kept": True}
+    model, _ = tower_model(log)
+    if model.throws < MIN_THROWS_FOR_ODDS:
+        return {"odds": None, "reason": "not enough data yet", "basis": model.throws,
+                "min_throws": MIN_THROWS_FOR_ODDS}
+    odds = battle_odds(model, battle["attacker"], battle.get("defender"), battle["stance"],
+                       battle.get("throw") or {}, interior, draws=DRAWS)
+    if odds is None:
+        return {"odds": None, "reason": "not enough data yet"}
+    record_odds(log, game_id, attack, version, battle, odds, model.throws)
+    with log.reading() as conn:
+        kept = conn.execute("SELECT * FROM odds WHERE game_id = ? AND attack_seq = ?",
+                            (game_id, attack)).fetchone()
+    return {"odds": _odds_row(kept), "kept": False}
+
+
+def record_odds(log: GameLog, game_id: int, attack_seq: int, version: int,
+                battle: Mapping[str, Any], odds: Odds, basis: int) -> None:
+    """Keep the odds of a battle (the first ones win when two tablets ask at once)."""
+    with log._transaction(write=True) as conn:  # noqa: SLF001 — same package
+        conn.execute(
+            """INSERT OR IGNORE INTO odds (game_id, attack_seq, version, attacker, defender, stance,
+                   win, tie, lose, draws, basis, created_at)
+               VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""",
+            (game_id, attack_seq, version, battle["attacker"], battle.get("defender"),
+             battle["stance"], round(odds.win, 4), round(odds.tie, 4), round(odds.lose, 4),
+             odds.draws, basis, log._clock()))  # noqa: SLF001
+
+
+# Each kept odds row with the battle it was for: the first battle after its attack, fought by
+# the same sides with the same stance, with no other attack declared in between.
+_ODDS_BATTLES = """
+    SELECT o.game_id, o.attack_seq, o.attacker, o.defender, o.win, o.tie, o.lose, b.winner, b.seq
+      FROM odds AS o
+      JOIN battles AS b ON b.game_id = o.game_id
+       AND b.seq = (SELECT min(b2.seq) FROM battles AS b2
+                     WHERE b2.game_id = o.game_id AND b2.seq > o.attack_seq)
+     WHERE b.attacker = o.attacker AND b.defender IS o.defender AND b.stance = o.stance
+       AND NOT EXISTS (SELECT 1 FROM events AS e WHERE e.game_id = o.game_id AND e.type = 'attack'
+                          AND e.seq > o.attack_seq AND e.seq < b.seq)
+"""
+
+
+def odds_report(log: GameLog, enabled: bool) -> dict[str, Any]:
+    """Calibration of the kept odds: per bin of predicted attacker win chance, the share won."""
+    with log.reading() as conn:
+        rows = conn.execute(_ODDS_BATTLES).fetchall()
+    bins = calibration([r["win"] for r in rows], [r["winner"] == "attacker" for r in rows])
+    return {"enabled": enabled, "battles": len(rows), "enough_data": len(rows) > 0,
+            "calibration": bins}
+
+
+def _luck_by_seat(conn: Any, game_id: int | None = None) -> dict[tuple[int, str], dict[str, Any]]:
+    query = _ODDS_BATTLES + ("" if game_id is None else " AND o.game_id = ?")
+    outcomes: dict[tuple[int, str], list[tuple[float, bool]]] = defaultdict(list)
+    for r in conn.execute(query, () if game_id is None else (game_id,)):
+        outcomes[(r["game_id"], r["attacker"])].append((r["win"], r["winner"] == "attacker"))
+        if r["defender"]:
+            outcomes[(r["game_id"], r["defender"])].append((r["lose"], r["winner"] == "defender"))
+    return {k: luck(v) for k, v in outcomes.items()}
+
+
+# -- people ------------------------------------------------------------------------------------
+
+def _rank(result: Mapping[str, Any] | None, colour: str, vp: Any) -> float | None:
+    for s in (result or {}).get("standings") or ():
+        if s.get("color") == colour and s.get("rank") is not None:
+            return float(s["rank"])
+    return None
+
+
+def people_report(log: GameLog) -> dict[str, Any]:
+    """Per person on the roster: games (finished / all), wins, average VP, luck (battles won
+    minus expected, over battles with kept odds), favourite tribes, head-to-head (finished
+    games: how often they finished ahead of, level with, behind each other person)."""
+    with log.reading() as conn:
+        people = {r["id"]: {"id": r["id"], "name": r["name"], "short_name": r["short_name"]}
+                  for r in conn.execute("SELECT * FROM people WHERE merged_into IS NULL")}
+        seats = conn.execute(
+            """SELECT s.game_id, s.color, s.person_id, g.status, g.result,
+                      json_extract(p.value, '$.vp') AS vp,
+                      json_extract(p.value, '$.light_tribe') AS light_tribe,
+                      json_extract(p.value, '$.dark_tribe') AS dark_tribe
+                 FROM seats AS s JOIN games AS g ON g.id = s.game_id,
+                      json_each(g.players) AS p
+                WHERE json_extract(p.value, '$.color') = s.color""").fetchall()
+        lucky = _luck_by_seat(conn)
+    acc: dict[int, dict[str, Any]] = {
+        pid: {"games": 0, "finished": 0, "wins": 0, "vp": [], "light": Counter(), "dark": Counter(),
+              "luck": [], "h2h": defaultdict(lambda: [0, 0, 0])} for pid in people}
+    by_game: dict[int, list[tuple[int, float | None, Any]]] = defaultdict(list)
+    for s in seats:
+        a = acc.get(s["person_id"])
+        if a is None:
+            continue
+        a["games"] += 1
+        if s["light_tribe"]:
+            a["light"][s["light_tribe"]] += 1
+        if s["dark_tribe"]:
+            a["dark"][s["dark_tribe"]] += 1
+        seat_luck = lucky.get((s["game_id"], s["color"]))
+        if seat_luck and seat_luck["luck"] is not None:
+            a["luck"].append(seat_luck["luck"])
+        if s["status"] != "finished":
+            continue
+        result = json.loads(s["result"]) if s["result"] else {}
+        a["finished"] += 1
+        a["wins"] += s["color"] in (result.get("winners") or [])
+        if s["vp"] is not None:
+            a["vp"].append(s["vp"])
+        rank = _rank(result, s["color"], s["vp"])
+        by_game[s["game_id"]].append((s["person_id"], rank, s["vp"]))
+    for entries in by_game.values():
+        for pa, ra, va in entries:
+            for pb, rb, vb in entries:
+                if pa == pb:
+                    continue
+                # A lower rank is better; without ranks, more VP is better.
+                a_key, b_key = (-ra, -rb) if ra is not None and rb is not None else (va, vb)
+                if a_key is None or b_key is None:
+                    continue
+                h = acc[pa]["h2h"][pb]
+                h[0 if a_key > b_key else 1 if a_key == b_key else 2] += 1
+    out = []
+    for pid, p in sorted(people.items(), key=lambda kv: kv[1]["name"].lower()):
+        a = acc[pid]
+        out.append({
+            **p,
+            "games": a["games"],
+            "finished": a["finished"],
+            "enough_data": a["finished"] > 0,
+            "wins": a["wins"] if a["finished"] else None,
+            "win_rate": round(a["wins"] / a["finished"], 3) if a["finished"] else None,
+            "average_vp": round(sum(a["vp"]) / len(a["vp"]), 2) if a["vp"] else None,
+            "luck": round(sum(a["luck"]), 3) if a["luck"] else None,
+            "luck_games": len(a["luck"]),
+            "favourite_tribes": {realm: [{"tribe": t, "games": n} for t, n in a[realm].most_common(3)]
+                                 for realm in ("light", "dark")},
+            "head_to_head": [{"person": other, "name": people[other]["name"], "ahead": h[0],
+                              "level": h[1], "behind": h[2]}
+                             for other, h in sorted(a["h2h"].items()) if other in people],
+        })
+    return {"people": out, "enough_data": any(p["enough_data"] for p in out)}
+
+
+# -- one game ----------------------------------------------------------------------------------
+
+def game_report(log: GameLog, game_id: int) -> dict[str, Any]:
+    """VP after each scored round per player (undone scorings left out), and luck per player."""
+    summary = log.game(game_id)  # GameNotFoundError for an unknown game
+    with log.reading() as conn:
+        rows = conn.execute(
+            """SELECT seq, type, payload FROM events WHERE game_id = ?
+                 AND type IN ('score_round', 'undo') ORDER BY seq""", (game_id,)).fetchall()
+        people = {r["color"]: {"id": r["id"], "name": r["name"]} for r in conn.execute(
+            "SELECT s.color, p.id, p.name FROM seats AS s JOIN people AS p ON p.id = s.person_id"
+            " WHERE s.game_id = ?", (game_id,))}
+        lucky = _luck_by_seat(conn, game_id)
+    events = [(r["seq"], r["type"], json.loads(r["payload"])) for r in rows]
+    undone = {p.get("undoes") for _, t, p in events if t == "undo"}
+    rounds: list[dict[str, Any]] = []
+    totals: dict[str, int] = defaultdict(int)
+    for seq, kind, payload in events:
+        if kind != "score_round" or seq in undone:
+            continue
+        for effect in payload.get("effects") or ():
+            if effect.get("op") != "score":
+                continue
+            record = effect.get("value") or {}
+            for colour, b in (record.get("players") or {}).items():
+                totals[colour] += int((b or {}).get("total") or 0)
+            rounds.append({"round": record.get("round"), "vp": dict(totals),
+                           "gained": {c: int((b or {}).get("total") or 0)
+                                      for c, b in (record.get("players") or {}).items()}})
+    players = [{"color": p.get("color"), "name": p.get("name"), "person": people.get(p.get("color")),
+                "vp": p.get("vp"), "luck": lucky.get((game_id, p.get("color")), luck([]))}
+               for p in summary.players]
+    return {"id": game_id, "title": summary.title, "status": summary.status,
+            "enough_data": bool(rounds), "rounds": rounds, "players": players}
+
+
+__all__ = ["GameNotFoundError", "battle_odds_for", "game_report", "interior_report",
+           "odds_report", "people_report", "record_odds", "tower_model", "tower_report"]

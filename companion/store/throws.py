@@ -1,0 +1,131 @@
+"""The tower's throws, per colour, in a table the statistics can aggregate.
+
+Every throw into the tower is an event (``seed_tower``: 7 cubes per player and 10 green into the
+empty tower; ``resolve_battle``: the battle's throw). For the tower model the statistics need,
+per throw and colour, what was thrown in, what the game's estimate said was inside before, and
+what the tray showed. Re-deriving that from the events on every request would mean re-reading
+every event of every game, so :func:`sync_throws` keeps ``throw_cubes`` up to date
+incrementally: per game it remembers up to which event it has looked (``throws_synced``) and the
+interior estimate there, and only reads the events after it.
+
+``throw_cubes`` is derived data like ``battles``: the events remain the truth; deleting the two
+tables' rows (in a copy of the file) and syncing again gives the same rows. A throw the players
+accepted although the accounting said it could not be (``clamped``) is marked ``doubtful``: the
+interior estimate before it was wrong, so the fit leaves it out.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Mapping
+from typing import Any
+
+from companion.store.log import GameLog
+
+THROW_EVENTS = ("seed_tower", "resolve_battle")
+
+
+def throw_of_event(payload: Mapping[str, Any], inside: Mapping[str, int]) -> dict[str, Any] | None:
+    """``{kind, thrown, seen, inside, inside_after, doubtful}`` of a throw event, else ``None``.
+
+    ``inside`` is the interior estimate before the event. ``thrown`` comes from the pending
+    battle's ``throw``; for the seeding (and as a fallback) from the accounting itself:
+    thrown = seen + change of the interior − cubes clamped (see companion.game.tower).
+    """
+    kind = payload.get("type")
+    if kind not in THROW_EVENTS:
+        return None
+    if kind == "seed_tower":
+        seen = dict((payload.get("command") or {}).get("tray") or {})
+    else:
+        seen = payload.get("reading")
+        if seen is None:
+            seen = (payload.get("command") or {}).get("counts") or {}
+        seen = dict(seen)
+    delta: dict[str, int] = {}
+    for effect in payload.get("effects") or ():
+        if effect.get("op") == "interior":
+            delta[effect["color"]] = delta.get(effect["color"], 0) + int(effect["delta"])
+    clamped = {c: int(n) for c, n in (payload.get("clamped") or {}).items()}
+    battle = payload.get("battle") or {}
+    thrown = dict(battle.get("throw") or {}) if kind == "resolve_battle" else {}
+    colours = set(seen) | set(delta) | set(thrown) | set(clamped)
+    if not thrown:
+        thrown = {c: seen.get(c, 0) + delta.get(c, 0) - clamped.get(c, 0) for c in colours}
+    after = {c: inside.get(c, 0) + delta.get(c, 0) for c in set(inside) | set(delta)}
+    return {
+        "kind": "seeding" if kind == "seed_tower" else "battle",
+        "thrown": {c: n for c, n in thrown.items() if n},
+        "seen": {c: n for c, n in seen.items() if n},
+        "inside": {c: n for c, n in inside.items() if n},
+        "inside_after": {c: n for c, n in after.items() if n},
+        "doubtful": bool(clamped) or bool(payload.get("accepted_impossible")),
+    }
+
+
+def _stale_games(conn: sqlite3.Connection) -> list[sqlite3.Row]:
+    return conn.execute(
+        """SELECT g.id, g.version, coalesce(s.seq, 0) AS done, coalesce(s.inside, '{}') AS inside
+             FROM games AS g LEFT JOIN throws_synced AS s ON s.game_id = g.id
+            WHERE g.version > coalesce(s.seq, 0)"""
+    ).fetchall()
+
+
+def sync_throws(log: GameLog) -> int:
+    """Bring ``throw_cubes`` up to date with the events; return the number of throws added.
+
+    Cheap when nothing changed (one read over the games table). Safe against concurrent callers:
+    the high-water marks are re-read inside the write transaction.
+    """
+    with log.reading() as conn:
+        if not _stale_games(conn):
+            return 0
+    added = 0
+    with log._transaction(write=True) as conn:  # noqa: SLF001 — same package, derived data
+        for game in _stale_games(conn):
+            inside: dict[str, int] = json.loads(game["inside"])
+            rows = conn.execute(
+                f"""SELECT seq, payload FROM events
+                     WHERE game_id = ? AND seq > ? AND seq <= ?
+                       AND type IN ({",".join("?" * len(THROW_EVENTS))}) ORDER BY seq""",
+                (game["id"], game["done"], game["version"], *THROW_EVENTS),
+            ).fetchall()
+            for row in rows:
+                throw = throw_of_event(json.loads(row["payload"]), inside)
+                if throw is None:
+                    continue
+                for colour in sorted(set(throw["thrown"]) | set(throw["inside"]) | set(throw["seen"])):
+                    conn.execute(
+                        """INSERT INTO throw_cubes (game_id, seq, kind, color, thrown, inside, seen,
+                                                     doubtful) VALUES (?, ?, ?, ?, ?, ?, ?, ?)""",
+                        (game["id"], row["seq"], throw["kind"], colour,
+                         throw["thrown"].get(colour, 0), throw["inside"].get(colour, 0),
+                         throw["seen"].get(colour, 0), int(throw["doubtful"])),
+                    )
+                inside = throw["inside_after"]
+                added += 1
+            conn.execute(
+                """INSERT INTO throws_synced (game_id, seq, inside) VALUES (?, ?, ?)
+                   ON CONFLICT (game_id) DO UPDATE SET seq = excluded.seq, inside = excluded.inside""",
+                (game["id"], game["version"], json.dumps(inside)),
+            )
+    return added
+
+
+def cube_rows(conn: sqlite3.Connection) -> tuple[dict[str, list[tuple[int, int, int, int]]], int, int]:
+    """The model's input aggregated in SQL: per colour the distinct (thrown, inside, seen) with
+    how many throws showed them (doubtful throws left out), and the numbers of throws and of
+    battle throws."""
+    table: dict[str, list[tuple[int, int, int, int]]] = {}
+    for r in conn.execute(
+        """SELECT color, thrown, inside, seen, count(*) FROM throw_cubes
+            WHERE doubtful = 0 AND thrown + inside > 0
+            GROUP BY color, thrown, inside, seen"""
+    ):
+        table.setdefault(r[0], []).append((r[1], r[2], r[3], r[4]))
+    n = conn.execute(
+        """SELECT count(*), coalesce(sum(kind = 'battle'), 0) FROM
+             (SELECT DISTINCT game_id, seq, kind FROM throw_cubes WHERE doubtful = 0)"""
+    ).fetchone()
+    return table, int(n[0]), int(n[1])
