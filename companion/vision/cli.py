@@ -66,9 +66,12 @@ def run_calibrate(args: argparse.Namespace) -> int:
         save_calibration(cal, args.out)
     except (VisionError, OSError) as exc:
         return _fail(exc)
-    sizes = ", ".join(f"{c} {cal.cube_area[c]:.0f}" for c in CUBE_COLORS)
-    print(f"Calibration written to {args.out}: cube about {cal.cube_side:.0f} px wide "
-          f"(area per colour: {sizes}); working at 1/{cal.scale} resolution.")
+    sizes = ", ".join(f"{c} {cal.cube_area[c]:.0f}" for c in cal.colors)
+    print(f"Calibration written to {args.out}: colours {', '.join(cal.colors)}; cube about "
+          f"{cal.cube_side:.0f} px wide (area per colour: {sizes}); {len(cal.references) - len(cal.colors)}"
+          f" looks of the tray learned; working at 1/{cal.scale} resolution.")
+    for warning in cal.warnings:
+        print(f"warning: {warning}")
     return 0
 
 
@@ -105,9 +108,10 @@ def add_commands(subparsers: argparse._SubParsersAction) -> None:
 
     cal = commands.add_parser("calibrate", help="build a calibration from a photo with sample boxes",
                               description="Build a calibration from a photo with one marked cube per colour.")
-    cal.add_argument("image", metavar="IMAGE", help="photo of the tray with at least one cube of every colour")
+    cal.add_argument("image", metavar="IMAGE", help="photo of the tray with a cube of each colour in play")
     cal.add_argument("--sample", metavar="COLOR=X,Y,W,H", type=parse_sample, action="append", required=True,
-                     help="box around exactly one cube of COLOR (repeat; every colour at least once)")
+                     help="box around exactly one cube of COLOR (repeat: one per colour in play, one per "
+                          "shade if a colour has two; at least one)")
     cal.add_argument("--background", metavar="X,Y,W,H", type=parse_box, action="append",
                      help="box of empty tray surface (optional, repeatable)")
     cal.add_argument("--empty", metavar="EMPTY_IMAGE", help="photo of the empty tray (optional)")

@@ -24,7 +24,9 @@ Rules the count follows (documented for players in docs/vision.md):
   has four cubes' area; only one object is
   that compact. It counts as one even when it is small (down to 0.3 of a cube, when its
   radius is at least half a cube's).
-- A blob whose colour lies between two learned colours is doubtful too, naming both.
+- A blob whose colour lies between two learned colours is doubtful too, naming both; one
+  whose mean colour is far from every reference of the colour its pixels lean to (a cube of a
+  colour with no sample, a foreign object) is ``unknown``.
 - A blob that is mostly of no calibrated colour is ``unknown``: reported, never guessed.
 - A cube lying on top of another hides it; the camera cannot count what it does not see.
 """
@@ -62,6 +64,7 @@ ROUND_SLACK = 0.75  # round objects: area may exceed the waists' count by this m
 COMPACT = (0.92, 1.7, 2.2)  # solidity at least, length over width at most, cube areas under: one object
 ONE_COLOUR = 0.8  # … and this share of its colour votes for one colour
 CONTENDER = 0.3  # a colour with this share of the leading colour's votes in a place contends for it
+NO_SUCH_COLOUR = 3.0  # an object whose mean colour is this far from its colour is of none
 COLOUR_DOUBT = 0.7  # own-colour distance over next colour's distance above this: doubtful
 
 
@@ -335,9 +338,11 @@ class _Shapes:
         return solidity >= COMPACT[0] and max(rw, rh) / min(rw, rh) <= COMPACT[1]
 
 
-def _colour_doubts(geo: _Geometry, blobs: Blobs, pieces: list[tuple[int, int]]) -> list[str | None]:
-    """For each (blob, colour code) piece: the other colour its pixels' mean is nearly as close
-    to (its distance over the other's above :data:`COLOUR_DOUBT`), or None."""
+def _colour_doubts(geo: _Geometry, blobs: Blobs,
+                   pieces: list[tuple[int, int]]) -> list[tuple[float, str | None]]:
+    """For each (blob, colour code) piece: the distance of its pixels' mean colour to that
+    colour's nearest reference, and the other colour it is nearly as close to (its distance
+    over the other's above :data:`COLOUR_DOUBT`), or None."""
     if not pieces:
         return []
     labels = np.array([p[0] for p in pieces])
@@ -356,7 +361,7 @@ def _colour_doubts(geo: _Geometry, blobs: Blobs, pieces: list[tuple[int, int]]) 
         other = np.where(closer, dist, other)
         other_code = np.where(closer, ref_code, other_code)
     doubt = (other_code > 0) & (own > 1.0) & (own > COLOUR_DOUBT * other)
-    return [CUBE_COLORS[c - 1] if d else None for c, d in zip(other_code, doubt)]
+    return [(float(o), CUBE_COLORS[c - 1] if d else None) for o, c, d in zip(own, other_code, doubt)]
 
 
 def count_cubes(image: np.ndarray, calibration: Calibration,
@@ -443,7 +448,11 @@ def count_cubes(image: np.ndarray, calibration: Calibration,
         bbox = (bx * s + x0, by * s + y0, bw * s, bh * s)
         for code in sorted({code for code, _, _ in objects}):
             color = CUBE_COLORS[code - 1]
-            other = doubt_of[(label, code)]
+            own, other = doubt_of[(label, code)]
+            if own > NO_SUCH_COLOUR:  # no colour of the calibration: a foreign object
+                if bbox not in unknown_boxes:
+                    unknown_boxes.append(bbox)
+                continue
             confidence = round(max(0.05, min(0.99, base * (0.5 if other else 1.0))), 3)
             placed = [(cx, cy) for c, cx, cy in objects if c == code and _inside(geo, cx, cy)]
             for cx, cy in placed:

@@ -2,7 +2,7 @@ import cv2
 import numpy as np
 
 from companion.vision.classify import UNKNOWN
-from companion.vision.segment import find_blobs
+from companion.vision.segment import N_CLASSES, cores, find_blobs
 
 
 def test_blob_statistics_agree_with_opencv():
@@ -19,7 +19,7 @@ def test_blob_statistics_agree_with_opencv():
     assert np.array_equal(blobs.stats[1:], stats[1:])
     for label in range(1, count):  # the class histogram covers exactly the blob's pixels
         inside = labels == label
-        assert np.array_equal(blobs.histogram[label], np.bincount(classes[inside], minlength=UNKNOWN + 1))
+        assert np.array_equal(blobs.histogram[label], np.bincount(classes[inside], minlength=N_CLASSES))
 
 
 def test_a_thin_line_of_tray_does_not_split_a_cube():
@@ -35,3 +35,33 @@ def test_single_pixels_and_thin_lines_are_not_blobs():
     classes[5, 5] = 1
     classes[20, :] = UNKNOWN
     assert find_blobs(classes).count == 1
+
+
+def test_colour_sums_per_class_when_the_image_is_given():
+    classes = np.zeros((40, 40), np.uint8)
+    classes[5:15, 5:15] = 2
+    image = np.zeros((40, 40, 3), np.uint8)
+    image[5:15, 5:15] = (10, 20, 30)
+    blobs = find_blobs(classes, image)
+    assert np.array_equal(blobs.colour_sum[1, 2], [1000, 2000, 3000])
+    assert find_blobs(classes).colour_sum is None
+
+
+def test_radius_is_half_the_width_of_a_square_and_of_a_chain():
+    classes = np.zeros((80, 120), np.uint8)
+    classes[10:30, 10:30] = 1  # one 20-pixel cube
+    classes[50:70, 10:70] = 2  # three in a row
+    blobs = find_blobs(classes)
+    assert blobs.count == 3
+    assert abs(blobs.radius[1] - 10) <= 1.5 and abs(blobs.radius[2] - 10) <= 1.5
+
+
+def test_touching_discs_have_two_cores_touching_squares_one():
+    classes = np.zeros((60, 140), np.uint8)
+    yy, xx = np.mgrid[0:60, 0:140]
+    classes[((xx - 20) ** 2 + (yy - 30) ** 2 <= 100) | ((xx - 41) ** 2 + (yy - 30) ** 2 <= 100)] = 1
+    classes[20:40, 80:120] = 2  # two 20-pixel squares side by side
+    blobs = find_blobs(classes)
+    found = cores(blobs, 0.8 * 10)  # the gap-closing of find_blobs fills a waist a little
+    by_class = {int(np.argmax(blobs.histogram[k])): int(found[k]) for k in range(1, blobs.count)}
+    assert by_class == {1: 2, 2: 1}
