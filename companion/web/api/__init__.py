@@ -12,7 +12,7 @@ from flask import Flask
 
 
 def register_api(app: Flask) -> None:
-    from companion.web.api import battle, board, events, games, meta, stats, tower
+    from companion.web.api import battle, board, events, games, meta, people, stats, tower
 
-    for module in (meta, games, battle, tower, board, stats, events):
+    for module in (meta, games, battle, tower, board, stats, people, events):
         app.register_blueprint(module.bp)

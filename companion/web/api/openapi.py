@@ -10,6 +10,8 @@ from __future__ import annotations
 import copy
 from typing import Any
 
+from companion.web.api import openapi_stats
+
 JSON = "application/json"
 
 
@@ -557,6 +559,8 @@ def openapi_document() -> dict[str, Any]:
             "changed), 404 (no such game), 409 (stale expected_version: reload), 503 (camera or "
             "buttons unavailable: count by hand). Every state-changing answer carries the new state.",
         },
-        "paths": _paths(),
-        "components": copy.deepcopy({"schemas": SCHEMAS, "responses": RESPONSES}),
+        "paths": {**_paths(), **openapi_stats.paths()},
+        "components": copy.deepcopy(
+            {"schemas": {**SCHEMAS, **openapi_stats.SCHEMAS}, "responses": RESPONSES}
+        ),
     }
