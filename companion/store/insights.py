@@ -19,8 +19,8 @@ from __future__ import annotations
 import json
 import threading
 from collections import Counter, defaultdict
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Callable, Mapping
+from typing import Any, TypeVar
 
 from companion.analysis.fairness import test_colours
 from companion.analysis.odds import DRAWS, Odds, battle_odds, calibration, luck
@@ -29,8 +29,32 @@ from companion.store.errors import GameNotFoundError
 from companion.store.log import GameLog
 from companion.store.throws import cube_rows, sync_throws
 
+T = TypeVar("T")
+
 _cache_lock = threading.Lock()
 _cache: dict[str, tuple[int, TowerModel, dict[str, Any]]] = {}
+_reports: dict[tuple[str, str], tuple[int, Any]] = {}
+
+
+def generation(log: GameLog) -> int:
+    """A number that changes with every change the statistics read (schema v3's triggers)."""
+    with log.reading() as conn:
+        return int(conn.execute("SELECT n FROM stats_generation WHERE id = 1").fetchone()[0])
+
+
+def cached(log: GameLog, name: str, compute: Callable[[], T]) -> T:
+    """``compute()``'s answer, reused until anything it could read changed. The value is shared
+    between callers: never change it."""
+    key = (str(log.path), name)
+    before = generation(log)
+    with _cache_lock:
+        hit = _reports.get(key)
+    if hit is not None and hit[0] == before:
+        return hit[1]
+    value = compute()
+    with _cache_lock:
+        _reports[key] = (before, value)  # computed from data at least as new as ``before``
+    return value
 
 
 def tower_model(log: GameLog) -> tuple[TowerModel, dict[str, Any]]:

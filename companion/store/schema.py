@@ -206,6 +206,18 @@ _V3: tuple[str, ...] = (
         FOREIGN KEY (game_id, attack_seq) REFERENCES events (game_id, seq)
     ) WITHOUT ROWID
     """,
+    # A counter that moves with every change the statistics read, so they can be cached until
+    # the next one (companion.store.insights.cached) — one row, bumped in the same transaction.
+    "CREATE TABLE stats_generation (id INTEGER PRIMARY KEY CHECK (id = 1), n INTEGER NOT NULL)",
+    "INSERT INTO stats_generation (id, n) VALUES (1, 0)",
+    *(
+        f"""CREATE TRIGGER stats_generation_{table}_{op.lower()} AFTER {op} ON {table}
+            BEGIN UPDATE stats_generation SET n = n + 1 WHERE id = 1; END"""
+        for table, ops in (("events", ("INSERT",)), ("games", ("INSERT", "UPDATE")),
+                           ("people", ("INSERT", "UPDATE")), ("seats", ("INSERT", "UPDATE", "DELETE")),
+                           ("odds", ("INSERT",)), ("settings", ("INSERT", "UPDATE")))
+        for op in ops
+    ),
     """
     CREATE TRIGGER odds_no_update BEFORE UPDATE ON odds
     BEGIN SELECT RAISE(ABORT, 'odds are kept as they were shown'); END

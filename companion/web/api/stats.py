@@ -20,17 +20,20 @@ bp = Blueprint("api_stats", __name__, url_prefix="/api")
 
 @bp.get("/stats")
 def statistics() -> Response:
+    from companion.store.insights import cached
     from companion.store.stats import statistics as compute
 
-    return jsonify(compute(runtime().log))
+    log = runtime().log
+    return jsonify(cached(log, "statistics", lambda: compute(log)))
 
 
 @bp.get("/stats/tower")
 def tower() -> Response:
     """The tower model per colour with intervals, and the fairness tests."""
-    from companion.store.insights import tower_report
+    from companion.store.insights import cached, tower_report
 
-    return jsonify(tower_report(runtime().log))
+    log = runtime().log
+    return jsonify(cached(log, "tower", lambda: tower_report(log)))
 
 
 @bp.get("/stats/odds")
@@ -39,15 +42,18 @@ def odds() -> Response:
     from companion.store.group_settings import get_settings
     from companion.store.insights import odds_report
 
+    from companion.store.insights import cached
+
     log = runtime().log
-    return jsonify(odds_report(log, get_settings(log)["odds"]))
+    return jsonify(cached(log, "odds", lambda: odds_report(log, get_settings(log)["odds"])))
 
 
 @bp.get("/stats/people")
 def people() -> Response:
-    from companion.store.insights import people_report
+    from companion.store.insights import cached, people_report
 
-    return jsonify(people_report(runtime().log))
+    log = runtime().log
+    return jsonify(cached(log, "people", lambda: people_report(log)))
 
 
 @bp.get("/stats/games/<int:game_id>")
