@@ -114,7 +114,7 @@ export function commandForm(ctx, { type, spec = [], fixed = {}, submitLabel, int
   const formKey = key ?? `${type}|${fixed.player ?? ""}`;
   const fields = spec.map((f) => ({ f, control: FIELDS[f.kind](f, ctx) }));
   const label = (f) => f.label || t(`field_${f.name}`);
-  const notes = new Map(fields.map(({ f }) => [f.name, el("span", { class: "field-note error", hidden: true, "data-note": f.name, role: "status" })]));
+  const notes = new Map(fields.map(({ f }) => [f.name, el("span", { class: "field-note", hidden: true, "data-note": f.name, role: "status" })]));
   const values = () => Object.fromEntries(fields.map(({ f, control }) => [f.name, control.get()]));
 
   // Start from the draft; drop what the new state made invalid, and say so at the field.

@@ -33,6 +33,7 @@ export const ctx = {
     try {
       const answer = await sendCommand(gameId, command, versioned ? ctx.state?.version : undefined);
       ctx.lastEvent = answer.event || null;
+      ownVersion = answer.state?.version ?? ownVersion;
       if (versioned) notice(null);
       if (answer.event) history.unshift({ ...answer.event, seq: answer.state?.version });
       loadHistory();
@@ -57,6 +58,7 @@ export const ctx = {
 };
 
 let stale = false; // the live stream is down: what is on screen may be old
+let ownVersion = null; // the version our own last command made (its news is no news here)
 
 function notice(message) {
   const node = $("panel-notice");
@@ -74,7 +76,7 @@ function setStale(value) {
 
 /** A short line saying what another device just changed. */
 function news(msg) {
-  if (!msg.news || msg.version === loadedVersion) return; // our own command: already on screen
+  if (!msg.news || msg.version === ownVersion) return; // our own command: already on screen
   if (msg.device && msg.device === deviceName()) return;
   const line = $("news");
   line.textContent = msg.device ? t("news_on", { news: msg.news, device: msg.device }) : msg.news;
