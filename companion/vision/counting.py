@@ -221,7 +221,7 @@ def _objects(blobs: Blobs, classes: np.ndarray, relit: np.ndarray, colour_refs: 
     pts = np.stack([xs + x, ys + y], axis=1).astype(np.float32)
     if len(pts) < n:
         return []
-    criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 0.2)
+    criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 10, 0.5)
     cv2.setRNGSeed(n)
     _, assign, centres = cv2.kmeans(pts, n, None, criteria, 1, cv2.KMEANS_PP_CENTERS)
     px_codes = sub_classes[ys, xs].astype(np.int64)
@@ -258,7 +258,7 @@ def _centres(blobs: Blobs, classes: np.ndarray, label: int, codes: list[int], n:
     pts = class_pixels(blobs, classes, label, codes)
     if len(pts) < n:
         return [tuple(pts.mean(axis=0))] * n if len(pts) else []
-    criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 0.2)
+    criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 10, 0.5)
     cv2.setRNGSeed(n)
     _, _, centres = cv2.kmeans(pts, n, None, criteria, 1, cv2.KMEANS_PP_CENTERS)
     return [(float(cx), float(cy)) for cx, cy in centres]
