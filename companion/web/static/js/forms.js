@@ -108,10 +108,12 @@ const FIELDS = {
 };
 
 /** Build a command form. spec: [{name, kind, label, optional, check?, …}]; fixed: fields always
- *  sent; key: where its draft is kept (default: type + fixed player). onDone(answer) runs after
+ *  sent; key: where its draft is kept (default: type + fixed or active player). onDone(answer) runs after
  *  the server accepted the command. */
 export function commandForm(ctx, { type, spec = [], fixed = {}, submitLabel, intro, onDone, transform, key, versioned = true }) {
-  const formKey = key ?? `${type}|${fixed.player ?? ""}`;
+  // Whose form it is: the fixed player, else the player whose turn it is (a draft never
+  // passes from one player's turn to the next).
+  const formKey = key ?? `${type}|${fixed.player ?? ctx.state.active ?? ""}`;
   const fields = spec.map((f) => ({ f, control: FIELDS[f.kind](f, ctx) }));
   const label = (f) => f.label || t(`field_${f.name}`);
   const notes = new Map(fields.map(({ f }) => [f.name, el("span", { class: "field-note", hidden: true, "data-note": f.name, role: "status" })]));
@@ -159,8 +161,9 @@ export function commandForm(ctx, { type, spec = [], fixed = {}, submitLabel, int
     submit.disabled = true;
     showError(error, null);
     try {
-      const answer = await ctx.send(command, { versioned });
-      drafts.delete(formKey);
+      // Accepted: forget the draft before the answer redraws the panel (a fresh form).
+      // Refused (also a stale version): the draft stays, so the redrawn form keeps it all.
+      const answer = await ctx.send(command, { versioned, accepted: () => drafts.delete(formKey) });
       if (onDone) onDone(answer);
     } catch (err) {
       showError(error, err);

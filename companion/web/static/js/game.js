@@ -28,10 +28,11 @@ export const ctx = {
    *  whose meaning does not depend on it: a player's own starting resources, an absolute tray
    *  correction). On success the page re-renders; on failure the promise rejects with the
    *  player-readable ApiError for the caller to show inline (nothing changed on the server). */
-  async send(command, { versioned = true } = {}) {
+  async send(command, { versioned = true, accepted } = {}) {
     if (stale && versioned) throw new ApiError(0, "StaleViewError", t("err_catching_up"));
     try {
       const answer = await sendCommand(gameId, command, versioned ? ctx.state?.version : undefined);
+      if (accepted) accepted(answer);
       ctx.lastEvent = answer.event || null;
       ownVersion = answer.state?.version ?? ownVersion;
       if (versioned) notice(null);
