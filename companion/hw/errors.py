@@ -90,3 +90,17 @@ class NotCalibratedError(HardwareError):
             message or "The camera is not calibrated yet — enter the counts by hand, and "
             "calibrate the camera on the tower page (or with 'companion vision calibrate')."
         )
+
+
+class ColoursNotCalibratedError(NotCalibratedError):
+    """The calibration has no sample of some colours the game uses, so the camera cannot
+    count its battles: any of those cubes in the tray would read as unknown."""
+
+    def __init__(self, colors: tuple[str, ...]) -> None:
+        self.colors = tuple(colors)
+        names = " and ".join(", ".join(self.colors).rsplit(", ", 1))
+        super().__init__(
+            f"The camera has no sample of {names} yet, so it cannot count this game's battles: "
+            "enter the counts by hand, or calibrate the camera with one cube of each colour in "
+            "play (tower page, or 'companion tower calibrate')."
+        )

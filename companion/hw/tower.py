@@ -25,7 +25,7 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -39,6 +39,7 @@ from companion.hw.errors import (
     CountTimeoutError,
     GpioUnavailableError,
     HardwareError,
+    ColoursNotCalibratedError,
     NotCalibratedError,
     UnknownButtonError,
 )
@@ -191,6 +192,22 @@ class Tower:
         """
         cubes = validate_cubes(thrown)
         return self._count(timeout, throw=cubes)
+
+    @property
+    def calibrated_colors(self) -> tuple[str, ...]:
+        """The colours the camera's calibration can count (none without a calibration)."""
+        return tuple(getattr(self.calibration, "colors", ()) or ())
+
+    def check_colors(self, colors: Iterable[str]) -> None:
+        """Raise :class:`ColoursNotCalibratedError` when the calibration lacks any of
+        ``colors`` (a game's players and green); nothing when there is no calibration at all
+        (counting then says :class:`NotCalibratedError` itself)."""
+        if self.calibration is None:
+            return
+        have = set(self.calibrated_colors)
+        missing = tuple(dict.fromkeys(c for c in colors if c not in have))
+        if missing:
+            raise ColoursNotCalibratedError(missing)
 
     def recount(self, timeout: float = 20.0) -> CountOutcome:
         """Count the tray again as it lies, without throwing (after a cancel or a timeout)."""
@@ -401,6 +418,7 @@ class Tower:
                      "mode": None if controls is None else ("mock" if controls.is_mock else "real"),
                      "message": self._gpio_error},
             "calibrated": self.calibration is not None,
+            "calibrated_colors": list(self.calibrated_colors),
             "counting": self._session is not None,
             "led": self._led_state(),
             "messages": messages,

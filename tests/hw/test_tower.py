@@ -273,3 +273,29 @@ def test_status_listeners_hear_changes_only(devices, clock):
     clock.advance(5.0)
     tower.status()
     assert len(heard) == 1 and heard[0]["gpio"]["ok"] is True
+
+
+def test_the_tower_knows_which_colours_its_calibration_can_count():
+    from dataclasses import replace
+
+    from companion.hw.errors import ColoursNotCalibratedError, NotCalibratedError
+    from companion.vision.synthetic import synthetic_calibration
+
+    cal = synthetic_calibration()
+    three = replace(cal, references=tuple(r for r in cal.references if r.name in ("background", "red", "blue", "green")),
+                    cube_area={c: cal.cube_area[c] for c in ("red", "blue", "green")},
+                    cube_radius={c: cal.cube_radius[c] for c in ("red", "blue", "green")})
+    def no_camera():
+        raise CameraUnavailableError()
+
+    tower = Tower(open_camera=no_camera, open_controls=None, calibration=three, retry_interval=3600)
+    try:
+        assert tower.calibrated_colors == ("red", "blue", "green")
+        assert tower.status()["calibrated_colors"] == ["red", "blue", "green"]
+        tower.check_colors(["red", "green"])  # nothing missing: no error
+        with pytest.raises(ColoursNotCalibratedError) as info:
+            tower.check_colors(["red", "yellow", "black", "green"])
+        assert info.value.colors == ("yellow", "black")
+        assert "yellow and black" in str(info.value) and isinstance(info.value, NotCalibratedError)
+    finally:
+        tower.close()

@@ -18,6 +18,7 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from companion.errors import CompanionError
+from companion.game.colors import GREEN
 from companion.hw.errors import CountCancelledError, CountInProgressError, CountTimeoutError
 from companion.web.api.errors import NoPendingBattleError
 
@@ -27,7 +28,7 @@ log = logging.getLogger("companion.web")
 def throw_for(state: Any) -> dict[str, int] | None:
     """What the game says goes into the tower now, or None when nothing is to be counted:
     the pending battle's ``throw``, or during seeding 7 cubes per player and 10 green."""
-    from companion.game.colors import GREEN, SEED_GREEN, SEED_PER_PLAYER
+    from companion.game.colors import SEED_GREEN, SEED_PER_PLAYER
 
     if state.battle is not None:
         return {c: int(n) for c, n in state.battle.get("throw", {}).items() if n}
@@ -66,14 +67,19 @@ class BattleCounter:
         """Count the tray for ``game_id``'s pending throw; returns the stored reading.
 
         A second count for the same state version (after a reading, a timeout or a cancel) is
-        a recount of the tray as it lies: nothing is thrown again. Raises NoPendingBattleError (nothing to count), GameNotFoundError, or
-        the tower's CameraUnavailableError / CountTimeoutError / CountInProgressError. The game
-        is never changed here.
+        a recount of the tray as it lies: nothing is thrown again. Raises NoPendingBattleError
+        (nothing to count), GameNotFoundError, the tower's ColoursNotCalibratedError (the
+        calibration lacks a colour of the game: count by hand, nothing is thrown),
+        CameraUnavailableError / CountTimeoutError / CountInProgressError. The game is never
+        changed here.
         """
         state = self.service.state(game_id)
         thrown = throw_for(state)
         if thrown is None:
             raise NoPendingBattleError(game_id)
+        # Any colour of the game can fall out of the tower in any battle (the interior holds
+        # every player's cubes): the camera counts only when it knows them all, and green.
+        self.tower.check_colors([*state.colors, GREEN])
         if not self._lock.acquire(blocking=False):
             raise CountInProgressError()
         try:

@@ -19,6 +19,7 @@ from ..conftest import (
     in_actions,
     make_app,
     ok,
+    simulated_tower,
     state_of,
     to_seeding,
 )
@@ -244,3 +245,30 @@ def test_every_count_runs_on_the_same_worker_thread(app, client, monkeypatch):
         ok(client.post(f"/api/games/{game}/battle/count"))
     assert len(threads) == 3 and len(set(threads)) == 1
     assert threads[0] != threading.get_ident()
+
+
+def test_a_game_colour_the_calibration_lacks_means_counting_by_hand(tmp_path):
+    """The simulated camera calibrated without purple: a battle of a game with purple is not
+    counted by the camera (the tray could hold purple cubes it would call unknown); the refusal
+    names the colour, throws nothing and changes nothing, and the tower says what it knows."""
+    from dataclasses import replace
+
+    tower = simulated_tower(tmp_path / "data")
+    cal = tower.calibration
+    tower.calibration = replace(cal, references=tuple(r for r in cal.references if r.name != "purple"),
+                                cube_area={c: a for c, a in cal.cube_area.items() if c != "purple"},
+                                cube_radius={c: r for c, r in cal.cube_radius.items() if c != "purple"})
+    app = make_app(tmp_path / "data", TOWER=tower)
+    try:
+        client = app.test_client()
+        game = attack_declared(client)
+        before = state_of(client, game)
+        error = error_of(client.post(f"/api/games/{game}/battle/count"), 503)
+        assert error["kind"] == "ColoursNotCalibratedError"
+        assert "no sample of purple" in error["message"] and "by hand" in error["message"]
+        assert state_of(client, game) == before
+        assert client.get(f"/api/games/{game}/battle/reading").status_code == 404
+        colours = ok(client.get("/api/health"))["tower"]["calibrated_colors"]
+        assert "purple" not in colours and {"red", "blue", "green"} <= set(colours)
+    finally:
+        app.extensions["companion"].close()
