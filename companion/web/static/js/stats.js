@@ -1,6 +1,9 @@
-// Statistics (store.stats): game counts, then one scope at a time (finished / unfinished / all).
-// Scalars of a section go into one small table, dicts of rows into tables, colours with names.
+// Statistics: first what only this companion can tell the group (its tower, its odds, its people,
+// each game's course — stats_charts.js), then the plain tables (store.stats): game counts and one
+// scope at a time (finished / unfinished / all). Scalars of a section go into one small table,
+// dicts of rows into tables, colours with names.
 import { api } from "./api.js";
+import { renderExports, renderGame, renderOdds, renderPeople, renderTower, renderTribes } from "./stats_charts.js";
 import { COLOURS, asList } from "./board.js";
 import { el, clear, who, showError } from "./dom.js";
 import { t } from "./i18n.js";
@@ -55,13 +58,42 @@ function render() {
     el("section", { class: "panel", id: "stats-scope" }, section(data[scope], 2)));
 }
 
+let settings = { odds: false, bgg_id: null, location: null };
+const $ = (id) => document.getElementById(id);
+
+/** One section failing (say, an old server) must not blank the others. */
+async function part(id, fn) {
+  try { await fn($(id)); } catch (err) { clear($(id), el("p", { class: "error", role: "alert" }, err.message)); }
+}
+
+async function changeSettings(changes) {
+  settings = await api("/api/settings", { method: "PUT", body: changes });
+  await Promise.all([part("odds-section-body", (h) => renderOdds(h, settings, changeSettings)),
+    part("exports-section-body", (h) => renderExports(h, settings, changeSettings))]);
+}
+
+async function loadPeople() {
+  await part("people-section-body", (h) => renderPeople(h, loadPeople));
+}
+
 async function load() {
   try {
-    const [stats, board] = await Promise.all([api("/api/stats"), api("/api/board").catch(() => ({}))]);
+    const [stats, board, s, games] = await Promise.all([api("/api/stats"), api("/api/board").catch(() => ({})),
+      api("/api/settings"), api("/api/games")]);
     data = stats;
+    settings = s;
     names = new Map(asList(board.tribes).map((x) => [x.id, x.name]));
     scope = data.games?.finished ? "finished" : "all";
     render();
+    await Promise.all([
+      part("tower-section-body", renderTower),
+      part("odds-section-body", (h) => renderOdds(h, settings, changeSettings)),
+      loadPeople(),
+      part("game-section-body", (h) => renderGame(h, games, settings)),
+      part("tribes-section-body", (h) => renderTribes(h, stats, names)),
+      part("exports-section-body", (h) => renderExports(h, settings, changeSettings)),
+    ]);
+    document.body.dataset.statsReady = "yes";
   } catch (err) { showError(document.getElementById("stats-error"), err); }
 }
 load();

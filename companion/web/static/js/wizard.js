@@ -3,6 +3,7 @@ import { api } from "./api.js";
 import { COLOURS, defaultRounds, normaliseBoard, displayName } from "./board.js";
 import { el, clear, showError } from "./dom.js";
 import { t, colourName } from "./i18n.js";
+import { loadRoster, rosterField, linkPeople } from "./roster_picker.js";
 
 let board = normaliseBoard({});
 const seats = []; // [{name, color, light_tribe, dark_tribe}]
@@ -34,6 +35,7 @@ function tribeSelect(realm, seat, index) {
 function render() {
   clear($("seats"), seats.map((seat, i) => el("li", { "data-seat": i },
     el("div", { class: "seat-fields" },
+      rosterField(seat, i, render),
       el("label", { class: "field" }, t("player_name"),
         el("input", { name: `name_${i}`, "data-field": "name", value: seat.name, maxlength: 30, autocomplete: "off",
           oninput: (e) => { seat.name = e.target.value; renderFirst(); } })),
@@ -96,6 +98,7 @@ async function submit(event) {
       first_player: $("first-player").value,
       rounds: Number($("rounds").value),
     } });
+    await linkPeople(answer.id, seats);
     window.location.href = `/games/${answer.id}`;
   } catch (err) {
     showError($("wizard-error"), err);
@@ -106,6 +109,7 @@ async function submit(event) {
 async function init() {
   try { board = normaliseBoard(await api("/api/board")); }
   catch (err) { showError($("wizard-error"), err); }
+  await loadRoster();
   for (let i = 0; i < 3; i += 1) seats.push({ name: "", color: COLOURS[i], light_tribe: "", dark_tribe: "" });
   $("add-player").addEventListener("click", addSeat);
   $("rounds").addEventListener("input", () => { roundsTouched = true; });

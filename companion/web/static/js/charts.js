@@ -1,0 +1,23 @@
+// Chart.js (vendored: /assets/vendor/chart.umd.min.js, MIT, loaded by the page as a classic
+// script that defines window.Chart) with the companion's colours and no animation, so a chart
+// is drawn at once on a slow tablet and the browser tests see it finished.
+const css = getComputedStyle(document.documentElement);
+export const COLOUR_HEX = Object.fromEntries(["red", "blue", "yellow", "purple", "black", "green"]
+  .map((c) => [c, css.getPropertyValue(`--${c}`).trim() || c]));
+
+const charts = new Map(); // canvas id → Chart, so a redraw replaces the old chart
+
+/** Draw (or redraw) a chart into the canvas with `id`; returns the Chart or null without Chart.js. */
+export function draw(id, config) {
+  const canvas = document.getElementById(id);
+  if (!canvas || !window.Chart) return null;
+  charts.get(id)?.destroy();
+  const chart = new window.Chart(canvas, {
+    ...config,
+    options: { animation: false, responsive: true, maintainAspectRatio: false, ...(config.options || {}) },
+  });
+  charts.set(id, chart);
+  return chart;
+}
+
+export const percent = (v) => (v === null || v === undefined ? "–" : `${Math.round(v * 100)} %`);

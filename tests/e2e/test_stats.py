@@ -1,0 +1,116 @@
+"""The statistics page and the odds on the battle screen, in Chromium against the real server.
+
+A fresh companion first: every section says "not enough data yet" and nothing breaks. Then a
+generated history (benchmarks.stats.generate_log: 6 finished games with a known tower, people,
+odds) lands in the same database: the charts are drawn by the vendored Chart.js, the roster can
+be changed from the page, and on two tablets the battle screen shows the same kept odds.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from benchmarks.stats import generate_log
+from tests.web.conftest import DRAFTS, PLAYERS, SEED_TRAY, START
+
+pytestmark = pytest.mark.e2e
+
+
+def test_a_fresh_companion_says_not_enough_data(server, browser, artifacts) -> None:
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(f"{server.url}/stats?lang=en")
+    expect(page.locator("body[data-stats-ready='yes']")).to_have_count(1)
+    for section in ("tower", "odds", "people", "game", "tribes"):
+        expect(page.locator(f"#{section}-section .not-enough").first).to_be_visible()
+    expect(page.locator("#stats-section-body .error, .stat-panel .error:visible")).to_have_count(0)
+    assert errors == []
+    page.screenshot(path=str(artifacts / "stats-empty.png"), full_page=True)
+    page.close()
+
+
+def _api(request, base: str, method: str, path: str, body=None):  # noqa: ANN001, ANN202
+    answer = request.fetch(f"{base}{path}", method=method, data=body)
+    assert answer.ok, answer.text()
+    return answer.json()
+
+
+def _attack_declared(request, base: str) -> int:
+    game = _api(request, base, "POST", "/api/games", {"players": PLAYERS, "first_player": "red"})["id"]
+
+    def do(**command):  # noqa: ANN003, ANN202
+        return _api(request, base, "POST", f"/api/games/{game}/commands", {"command": command})["state"]
+
+    for p in PLAYERS:
+        do(type="deploy_start", player=p["color"], armies=6, **({"region": START[p["color"]]} if START[p["color"]] else {}))
+    state = _api(request, base, "GET", f"/api/games/{game}")["state"]
+    for _ in PLAYERS:
+        region, realm = DRAFTS[state["turn"]]
+        state = do(type="deploy", player=state["turn"], region=region, realm=realm, armies=5)
+    do(type="finish_deployment")
+    for p in PLAYERS:
+        do(type="starting_resources", player=p["color"], gold=7, energy=9)
+    state = do(type="seed_tower", tray=SEED_TRAY,
+               limbo_split={p["color"]: {"light": SEED_TRAY.get(p["color"], 0), "dark": 0} for p in PLAYERS})
+    for _ in PLAYERS:
+        state = do(type="reinforce", player=state["turn"], placements=[])
+    state = do(type="start_actions")
+    while state["turn"] != "red":
+        state = do(type="pass", player=state["turn"], compensation="gold")
+    do(type="attack", player="red", source="borderland", target="white-falls", realm="light", armies=3, card="target")
+    return game
+
+
+def test_with_history_the_charts_roster_and_odds_work(server, browser, artifacts) -> None:
+    generate_log_into = server.data_dir / "companion.sqlite3"
+    _append_history(generate_log_into)
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(f"{server.url}/stats?lang=en")
+    expect(page.locator("body[data-stats-ready='yes']")).to_have_count(1)
+    for chart in ("chart-fairness", "chart-vp", "chart-tribes"):
+        assert page.evaluate(f"!!window.Chart.getChart(document.getElementById('{chart}'))"), chart
+    expect(page.locator("#tower-basis")).to_contain_text("throws")
+    expect(page.locator("#tower-table tr[data-row='red'] td[data-fair]")).to_contain_text(re.compile("bias|Not enough"))
+    expect(page.locator("#people-table tr[data-person]")).to_have_count(10)
+    page.screenshot(path=str(artifacts / "stats-history.png"), full_page=True)
+
+    # The roster from the page: add someone, then rename them.
+    page.fill("#roster-name", "Quinn")
+    page.click("#roster-add button[type=submit]")
+    row = page.locator("#roster-table tr", has=page.locator("input[value='Quinn']"))
+    expect(row).to_have_count(1)
+    row.locator("input").fill("Quinn Q.")
+    row.get_by_role("button", name="Rename").click()
+    expect(page.locator("#roster-table input[value='Quinn Q.']")).to_have_count(1)
+
+    # Odds on (the group setting), then a battle: two tablets see the same kept odds.
+    page.check("#odds-enabled")
+    expect(page.locator("#odds-enabled")).to_be_checked()
+    game = _attack_declared(context.request, server.url)
+    other = browser.new_context(viewport={"width": 1024, "height": 768})
+    tablets = [context.new_page(), other.new_page()]
+    lines = []
+    for tablet in tablets:
+        tablet.goto(f"{server.url}/games/{game}?lang=en")
+        line = tablet.locator("#battle-odds .odds-line")
+        expect(line).to_contain_text(re.compile(r"Red wins \d+ % · tie \d+ % · loses \d+ %"))
+        lines.append(line.inner_text())
+        expect(tablet.locator("#interior-model li").first).to_contain_text("inside, about")
+    assert lines[0] == lines[1]
+    tablets[1].screenshot(path=str(artifacts / "battle-odds.png"), full_page=True)
+    assert errors == []
+    other.close()
+    context.close()
+
+
+def _append_history(path) -> None:  # noqa: ANN001
+    """Six finished games of a known tower, people and kept odds, written into the running
+    server's database (the generator writes through SQLite's own append-only triggers)."""
+    generate_log(path, 6, seed=4)
