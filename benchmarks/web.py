@@ -318,6 +318,8 @@ def measure(proc: subprocess.Popen[str], port: int, events_wanted: int, repeats:
     # Command → state event on an open stream (a device watching the game).
     sse_ms = []
     if battle:
+        # The counts above became the shared reading (read_tray events): decide on that state.
+        game.state = client.call("GET", f"/api/games/{g}", label="GET /api/games/<id>")[1]["state"]
         counts = dict(game.state["battle"]["throw"])
         start = time.perf_counter()
         game.send(type="resolve_battle", counts=counts, accept_impossible=True)
@@ -351,12 +353,79 @@ def measure(proc: subprocess.Popen[str], port: int, events_wanted: int, repeats:
     print(f"resident memory of the server process: {rss:.0f} MB now, {peak:.0f} MB peak")
 
 
+def _stream_churn(lookahead: int, n: int, samples: int) -> dict[str, float]:
+    """Open and close ``n`` live streams one after another against an in-process waitress (the
+    app's own 24 stream slots), and time how long one closed stream holds its slot."""
+    import dataclasses
+
+    from waitress.server import create_server
+
+    from companion.config import settings_from_env
+    from companion.web import create_app
+    from companion.web.serve import REQUEST_THREADS
+
+    with tempfile.TemporaryDirectory() as tmp:
+        settings = dataclasses.replace(settings_from_env({"COMPANION_CAMERA": "synthetic",
+                                                          "COMPANION_GPIO": "mock"}),
+                                       data_dir=Path(tmp))
+        app = create_app({"SETTINGS": settings})
+        hub = app.extensions["companion"].hub
+        srv = create_server(app, host="127.0.0.1", port=0, ident="companion",
+                            threads=int(app.config["SSE_MAX_CLIENTS"]) + REQUEST_THREADS,
+                            channel_request_lookahead=lookahead)
+        thread = threading.Thread(target=srv.run, daemon=True)
+        thread.start()
+        port = srv.effective_port
+
+        def once() -> int:
+            with socket.create_connection(("127.0.0.1", port), timeout=30) as sock:
+                sock.sendall(b"GET /api/events HTTP/1.1\r\nHost: b\r\n\r\n")
+                head = sock.recv(64)
+            return int(head.split(b" ", 2)[1]) if head.startswith(b"HTTP/1.1 ") else 0
+
+        start = time.perf_counter()
+        statuses = [once() for _ in range(n)]
+        churn_s = time.perf_counter() - start
+        freed = []
+        for _ in range(samples):  # how long one closed stream keeps its slot
+            deadline = time.perf_counter() + 60
+            while hub.client_count and time.perf_counter() < deadline:
+                time.sleep(0.005)
+            once()
+            closed_at = time.perf_counter()
+            while hub.client_count and time.perf_counter() < deadline:
+                time.sleep(0.005)
+            freed.append((time.perf_counter() - closed_at) * 1000)
+        app.extensions["companion"].close()
+        srv.close()
+        thread.join(timeout=10)
+    return {"refused": sum(1 for s in statuses if s != 200), "per_stream_ms": churn_s / n * 1000,
+            "slot_freed_ms": statistics.median(freed)}
+
+
+def streams(n: int) -> None:
+    """Ours (waitress keeps reading the connection) beside the baseline (waitress defaults, as
+    before issue 11). The baseline's slots come back only when a ping write fails (15 s pings):
+    this takes a minute or two."""
+    print(f"\nLive streams: {n} opened and closed one after another, 24 stream slots")
+    print(f"{'server':44} {'refused (503)':>14} {'ms / stream':>12} {'slot freed after (median ms)':>30}")
+    for label, lookahead, samples in (("ours (channel_request_lookahead=1)", 1, 5),
+                                      ("baseline (waitress default, lookahead=0)", 0, 1)):
+        r = _stream_churn(lookahead, n, samples)
+        freed = f"{r['slot_freed_ms']:.0f}" if r["slot_freed_ms"] < 59_000 else "> 60000"
+        print(f"{label:44} {r['refused']:>14} {r['per_stream_ms']:>12.1f} {freed:>30}")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.web", description=__doc__.split("\n")[0])
     parser.add_argument("--events", type=int, default=200, help="events in the game (default 200)")
     parser.add_argument("--repeats", type=int, default=30, help="timed calls per endpoint (default 30)")
+    parser.add_argument("--streams", type=int, default=200, help="live streams opened and closed (default 200)")
+    parser.add_argument("--streams-only", action="store_true", help="only the live-stream measurement")
     args = parser.parse_args(argv)
-    run(args.events, args.repeats)
+    if not args.streams_only:
+        run(args.events, args.repeats)
+    streams(args.streams)
     return 0
 
 
