@@ -105,7 +105,9 @@ def _rounds(log: GameLog) -> list[dict[str, Any]]:
 
 def _odds_by_battle(log: GameLog) -> dict[tuple[int, int], dict[str, Any]]:
     from companion.store.insights import _ODDS_BATTLES
+    from companion.store.throws import sync_throws
 
+    sync_throws(log)
     with log.reading() as conn:
         return {(r["game_id"], r["seq"]): {"odds_win": r["win"], "odds_tie": r["tie"], "odds_lose": r["lose"]}
                 for r in conn.execute(_ODDS_BATTLES)}

@@ -150,22 +150,20 @@ def record_odds(log: GameLog, game_id: int, attack_seq: int, version: int,
              odds.draws, basis, log._clock()))  # noqa: SLF001
 
 
-# Each kept odds row with the battle it was for: the first battle after its attack, fought by
-# the same sides with the same stance, with no other attack declared in between.
+# Each kept odds row with the battle that resolved its attack (battle_attacks, derived by
+# sync_throws), fought by the same sides with the same stance.
 _ODDS_BATTLES = """
     SELECT o.game_id, o.attack_seq, o.attacker, o.defender, o.win, o.tie, o.lose, b.winner, b.seq
       FROM odds AS o
-      JOIN battles AS b ON b.game_id = o.game_id
-       AND b.seq = (SELECT min(b2.seq) FROM battles AS b2
-                     WHERE b2.game_id = o.game_id AND b2.seq > o.attack_seq)
+      JOIN battle_attacks AS ba ON ba.game_id = o.game_id AND ba.attack_seq = o.attack_seq
+      JOIN battles AS b ON b.game_id = ba.game_id AND b.seq = ba.seq
      WHERE b.attacker = o.attacker AND b.defender IS o.defender AND b.stance = o.stance
-       AND NOT EXISTS (SELECT 1 FROM events AS e WHERE e.game_id = o.game_id AND e.type = 'attack'
-                          AND e.seq > o.attack_seq AND e.seq < b.seq)
 """
 
 
 def odds_report(log: GameLog, enabled: bool) -> dict[str, Any]:
     """Calibration of the kept odds: per bin of predicted attacker win chance, the share won."""
+    sync_throws(log)
     with log.reading() as conn:
         rows = conn.execute(_ODDS_BATTLES).fetchall()
     bins = calibration([r["win"] for r in rows], [r["winner"] == "attacker" for r in rows])
@@ -185,54 +183,49 @@ def _luck_by_seat(conn: Any, game_id: int | None = None) -> dict[tuple[int, str]
 
 # -- people ------------------------------------------------------------------------------------
 
-def _rank(result: Mapping[str, Any] | None, colour: str, vp: Any) -> float | None:
-    for s in (result or {}).get("standings") or ():
-        if s.get("color") == colour and s.get("rank") is not None:
-            return float(s["rank"])
-    return None
-
-
 def people_report(log: GameLog) -> dict[str, Any]:
     """Per person on the roster: games (finished / all), wins, average VP, luck (battles won
     minus expected, over battles with kept odds), favourite tribes, head-to-head (finished
     games: how often they finished ahead of, level with, behind each other person)."""
+    sync_throws(log)
     with log.reading() as conn:
         people = {r["id"]: {"id": r["id"], "name": r["name"], "short_name": r["short_name"]}
                   for r in conn.execute("SELECT * FROM people WHERE merged_into IS NULL")}
-        seats = conn.execute(
-            """SELECT s.game_id, s.color, s.person_id, g.status, g.result,
-                      json_extract(p.value, '$.vp') AS vp,
-                      json_extract(p.value, '$.light_tribe') AS light_tribe,
-                      json_extract(p.value, '$.dark_tribe') AS dark_tribe
-                 FROM seats AS s JOIN games AS g ON g.id = s.game_id,
-                      json_each(g.players) AS p
-                WHERE json_extract(p.value, '$.color') = s.color""").fetchall()
+        linked: dict[int, dict[str, int]] = defaultdict(dict)
+        for game_id, colour, person_id in conn.execute("SELECT game_id, color, person_id FROM seats"):
+            linked[game_id][colour] = person_id
+        games = conn.execute("SELECT id, status, players, result FROM games WHERE id IN"
+                             " (SELECT DISTINCT game_id FROM seats)").fetchall()
         lucky = _luck_by_seat(conn)
     acc: dict[int, dict[str, Any]] = {
         pid: {"games": 0, "finished": 0, "wins": 0, "vp": [], "light": Counter(), "dark": Counter(),
               "luck": [], "h2h": defaultdict(lambda: [0, 0, 0])} for pid in people}
     by_game: dict[int, list[tuple[int, float | None, Any]]] = defaultdict(list)
-    for s in seats:
-        a = acc.get(s["person_id"])
-        if a is None:
-            continue
-        a["games"] += 1
-        if s["light_tribe"]:
-            a["light"][s["light_tribe"]] += 1
-        if s["dark_tribe"]:
-            a["dark"][s["dark_tribe"]] += 1
-        seat_luck = lucky.get((s["game_id"], s["color"]))
-        if seat_luck and seat_luck["luck"] is not None:
-            a["luck"].append(seat_luck["luck"])
-        if s["status"] != "finished":
-            continue
-        result = json.loads(s["result"]) if s["result"] else {}
-        a["finished"] += 1
-        a["wins"] += s["color"] in (result.get("winners") or [])
-        if s["vp"] is not None:
-            a["vp"].append(s["vp"])
-        rank = _rank(result, s["color"], s["vp"])
-        by_game[s["game_id"]].append((s["person_id"], rank, s["vp"]))
+    for game_id, status, players, result_text in games:  # each game's JSON parsed once
+        result = json.loads(result_text) if result_text else {}
+        winners = result.get("winners") or []
+        ranks = {s.get("color"): s.get("rank") for s in result.get("standings") or ()}
+        for p in json.loads(players):
+            colour = p.get("color")
+            a = acc.get(linked[game_id].get(colour, -1))
+            if a is None:
+                continue
+            a["games"] += 1
+            if p.get("light_tribe"):
+                a["light"][p["light_tribe"]] += 1
+            if p.get("dark_tribe"):
+                a["dark"][p["dark_tribe"]] += 1
+            seat_luck = lucky.get((game_id, colour))
+            if seat_luck and seat_luck["luck"] is not None:
+                a["luck"].append(seat_luck["luck"])
+            if status != "finished":
+                continue
+            a["finished"] += 1
+            a["wins"] += colour in winners
+            if p.get("vp") is not None:
+                a["vp"].append(p["vp"])
+            rank = ranks.get(colour)
+            by_game[game_id].append((linked[game_id][colour], None if rank is None else float(rank), p.get("vp")))
     for entries in by_game.values():
         for pa, ra, va in entries:
             for pb, rb, vb in entries:
@@ -271,6 +264,7 @@ def people_report(log: GameLog) -> dict[str, Any]:
 def game_report(log: GameLog, game_id: int) -> dict[str, Any]:
     """VP after each scored round per player (undone scorings left out), and luck per player."""
     summary = log.game(game_id)  # GameNotFoundError for an unknown game
+    sync_throws(log)
     with log.reading() as conn:
         rows = conn.execute(
             """SELECT seq, type, payload FROM events WHERE game_id = ?

@@ -185,9 +185,21 @@ _V3: tuple[str, ...] = (
     CREATE TABLE throws_synced (
         game_id INTEGER PRIMARY KEY REFERENCES games (id),
         seq     INTEGER NOT NULL,               -- events up to here are in throw_cubes
-        inside  TEXT    NOT NULL CHECK (json_valid(inside))   -- the interior estimate after them
+        inside  TEXT    NOT NULL CHECK (json_valid(inside)),  -- the interior estimate after them
+        attack  INTEGER                         -- the last attack event up to there
     )
     """,
+    # Which attack each battle resolved (derived with throw_cubes): joins kept odds to outcomes.
+    """
+    CREATE TABLE battle_attacks (
+        game_id    INTEGER NOT NULL,
+        seq        INTEGER NOT NULL,            -- the resolve_battle event
+        attack_seq INTEGER NOT NULL,            -- the attack it resolved
+        PRIMARY KEY (game_id, seq),
+        FOREIGN KEY (game_id, seq) REFERENCES events (game_id, seq)
+    ) WITHOUT ROWID
+    """,
+    "CREATE INDEX battle_attacks_by_attack ON battle_attacks (game_id, attack_seq)",
     """
     CREATE TABLE odds (
         game_id    INTEGER NOT NULL,

@@ -1,4 +1,8 @@
-"""Statistics across games: plain SQL over ``games`` and ``battles``, returned as JSON-safe dicts.
+"""Statistics across games over ``games``, ``battles`` and ``readings``, as JSON-safe dicts.
+
+Each table is read once per call (the games' JSON parsed once in Python, battles and readings
+grouped by game status in SQL) and the three scopes are summed from that, so the cost grows
+linearly with the log, not three times over.
 
 Three scopes, each with the same shape (:func:`_scope`): ``"finished"`` games, ``"unfinished"``
 games (marked as such: their VP are the standings so far and they have no wins), and ``"all"``.
@@ -8,31 +12,20 @@ Averages are ``None`` when there is nothing to average, never a made-up 0.
 
 from __future__ import annotations
 
+import json
 import sqlite3
-from typing import Any
+from collections import defaultdict
+from collections.abc import Callable
+from typing import Any, NamedTuple
 
 from companion.store.log import GameLog
 
-# Fixed SQL fragments (never user input) selecting the games of a scope.
-_SCOPES = {
-    "finished": "g.status = 'finished'",
-    "unfinished": "g.status <> 'finished'",
-    "all": "1",
+# Which game statuses belong to a scope.
+_SCOPES: dict[str, Callable[[str], bool]] = {
+    "finished": lambda status: status == "finished",
+    "unfinished": lambda status: status != "finished",
+    "all": lambda status: True,
 }
-
-_SEATS = """
-    SELECT g.id AS game, g.status AS status, g.result AS result,
-           json_extract(p.value, '$.color') AS color,
-           json_extract(p.value, '$.vp') AS vp,
-           json_extract(p.value, '$.light_tribe') AS light_tribe,
-           json_extract(p.value, '$.dark_tribe') AS dark_tribe
-      FROM games AS g, json_each(g.players) AS p
-     WHERE {scope}
-"""
-
-# A seat won when its colour is among the result's winners; shared when there were several.
-_WON = "EXISTS (SELECT 1 FROM json_each(result, '$.winners') AS w WHERE w.value = color)"
-_SHARED = f"({_WON} AND json_array_length(result, '$.winners') > 1)"
 
 
 def _round(value: float | None) -> float | None:
@@ -43,63 +36,99 @@ def _rate(part: int, whole: int) -> float | None:
     return None if whole == 0 else round(part / whole, 3)
 
 
-def _colours(conn: sqlite3.Connection, scope: str, wins: bool) -> dict[str, Any]:
-    rows = conn.execute(
-        f"""SELECT color, count(*) AS games, avg(vp) AS average_vp,
-                   sum({_WON}) AS wins, sum({_SHARED}) AS shared_wins
-              FROM ({_SEATS.format(scope=scope)})
-             WHERE color IS NOT NULL
-             GROUP BY color ORDER BY color"""
-    ).fetchall()
+def _mean(values: list[Any]) -> float | None:
+    numbers = [v for v in values if v is not None]
+    return _round(sum(numbers) / len(numbers)) if numbers else None
+
+
+class _Seat(NamedTuple):
+    status: str
+    color: str | None
+    vp: Any
+    light_tribe: str | None
+    dark_tribe: str | None
+    won: bool
+    shared: bool
+
+
+def _seats(conn: sqlite3.Connection) -> list[_Seat]:
+    """Every seat of every game, each game's JSON read once (one pass over ``games``).
+
+    A seat won when its colour is among the result's winners; shared when there were several.
+    """
+    out = []
+    loads = json.loads
+    for status, players, result in conn.execute("SELECT status, players, result FROM games"):
+        winners = (loads(result) or {}).get("winners") or [] if result else []
+        shared = len(winners) > 1
+        for p in loads(players):
+            colour = p.get("color")
+            won = colour is not None and colour in winners
+            out.append(_Seat(status, colour, p.get("vp"), p.get("light_tribe"), p.get("dark_tribe"),
+                             won, won and shared))
+    return out
+
+
+def _colours(seats: list[_Seat], wins: bool) -> dict[str, Any]:
+    groups: dict[str, list[_Seat]] = defaultdict(list)
+    for seat in seats:
+        if seat.color is not None:
+            groups[seat.color].append(seat)
     return {
-        r["color"]: {
-            "games": r["games"],
-            "wins": r["wins"] if wins else None,
-            "shared_wins": r["shared_wins"] if wins else None,
-            "average_vp": _round(r["average_vp"]),
+        colour: {
+            "games": len(rows),
+            "wins": sum(r.won for r in rows) if wins else None,
+            "shared_wins": sum(r.shared for r in rows) if wins else None,
+            "average_vp": _mean([r.vp for r in rows]),
         }
-        for r in rows
+        for colour, rows in sorted(groups.items())
     }
 
 
-def _tribes(conn: sqlite3.Connection, scope: str, wins: bool) -> dict[str, Any]:
-    rows = conn.execute(
-        f"""WITH seats AS ({_SEATS.format(scope=scope)}),
-                 tribes AS (
-                     SELECT 'light' AS realm, light_tribe AS tribe, color, vp, result
-                       FROM seats WHERE light_tribe IS NOT NULL
-                     UNION ALL
-                     SELECT 'dark', dark_tribe, color, vp, result
-                       FROM seats WHERE dark_tribe IS NOT NULL)
-            SELECT realm, tribe, count(*) AS games, avg(vp) AS average_vp, sum({_WON}) AS wins
-              FROM tribes GROUP BY realm, tribe ORDER BY realm DESC, tribe"""
-    ).fetchall()
+def _tribes(seats: list[_Seat], wins: bool) -> dict[str, Any]:
+    groups: dict[tuple[str, str], list[_Seat]] = defaultdict(list)
+    for seat in seats:  # per realm: a placeholder tribe name may occur in both
+        if seat.light_tribe is not None:
+            groups[("light", seat.light_tribe)].append(seat)
+        if seat.dark_tribe is not None:
+            groups[("dark", seat.dark_tribe)].append(seat)
     out: dict[str, dict[str, Any]] = {"light": {}, "dark": {}}
-    for r in rows:  # per realm: a placeholder tribe name may occur in both
-        out[r["realm"]][r["tribe"]] = {
-            "games": r["games"],
-            "wins": r["wins"] if wins else None,
-            "average_vp": _round(r["average_vp"]),
+    for (realm, tribe), rows in sorted(groups.items()):
+        out[realm][tribe] = {
+            "games": len(rows),
+            "wins": sum(r.won for r in rows) if wins else None,
+            "average_vp": _mean([r.vp for r in rows]),
         }
     return out
 
 
-def _battles(conn: sqlite3.Connection, scope: str) -> dict[str, Any]:
-    outcome = """count(*) AS fought,
-                 coalesce(sum(b.winner = 'attacker'), 0) AS attacker,
-                 coalesce(sum(b.winner = 'defender'), 0) AS defender,
-                 coalesce(sum(b.winner = 'inhabitants'), 0) AS inhabitants,
-                 coalesce(sum(b.winner = 'tie'), 0) AS tie"""
-    joined = f"FROM battles AS b JOIN games AS g ON g.id = b.game_id WHERE {scope}"
-    total = conn.execute(
-        f"SELECT {outcome}, avg(b.tray_size) AS average_tray_size,"
-        f" coalesce(sum(b.defender IS NULL), 0) AS into_empty {joined}"
-    ).fetchone()
-    stances = conn.execute(
-        f"SELECT b.stance, {outcome} {joined} GROUP BY b.stance ORDER BY b.stance"
+_OUTCOMES = ("fought", "attacker", "defender", "inhabitants", "tie", "tray", "into_empty")
+
+
+def _battle_groups(conn: sqlite3.Connection) -> list[sqlite3.Row]:
+    """Battle outcomes per game status and stance, in one pass over ``battles``."""
+    return conn.execute(
+        """SELECT g.status AS status, b.stance AS stance, count(*) AS fought,
+                  sum(b.winner = 'attacker') AS attacker, sum(b.winner = 'defender') AS defender,
+                  sum(b.winner = 'inhabitants') AS inhabitants, sum(b.winner = 'tie') AS tie,
+                  sum(b.tray_size) AS tray, sum(b.defender IS NULL) AS into_empty
+             FROM battles AS b JOIN games AS g ON g.id = b.game_id
+            GROUP BY g.status, b.stance ORDER BY b.stance"""
     ).fetchall()
 
-    def outcomes(r: sqlite3.Row) -> dict[str, Any]:
+
+def _battles(groups: list[sqlite3.Row], in_scope: Callable[[str], bool]) -> dict[str, Any]:
+    total = dict.fromkeys(_OUTCOMES, 0)
+    stances: dict[str, dict[str, int]] = {}
+    for g in groups:
+        if not in_scope(g["status"]):
+            continue
+        part = stances.setdefault(g["stance"], dict.fromkeys(_OUTCOMES, 0))
+        for key in _OUTCOMES:
+            total[key] += g[key]
+            part[key] += g[key]
+
+    def outcomes(r: dict[str, int]) -> dict[str, Any]:
         return {
             "fought": r["fought"],
             "won_by_attacker": r["attacker"],
@@ -112,70 +141,88 @@ def _battles(conn: sqlite3.Connection, scope: str) -> dict[str, Any]:
     return {
         **outcomes(total),
         "into_empty_regions": total["into_empty"],
-        "average_tray_size": _round(total["average_tray_size"]),
-        "by_stance": {r["stance"]: outcomes(r) for r in stances},
+        "average_tray_size": _round(total["tray"] / total["fought"]) if total["fought"] else None,
+        "by_stance": {stance: outcomes(part) for stance, part in sorted(stances.items())},
     }
 
 
-def _vision(conn: sqlite3.Connection, scope: str) -> dict[str, Any]:
-    """How often the players corrected what the camera read: overall, per kind of throw
-    (battle, seeding) and per cube colour.
+def _vision_groups(conn: sqlite3.Connection) -> tuple[list[sqlite3.Row], list[sqlite3.Row]]:
+    """Camera readings per game status and kind of throw, and per status and cube colour.
 
     Per colour, a reading counts when that colour was seen by the camera or confirmed by the
-    players; it was corrected when the two counts of that colour differ.
+    players; it was corrected when the two counts of that colour differ. json_patch merges the
+    two readings: its keys are every colour seen in either of them.
     """
-    joined = f"FROM readings AS r JOIN games AS g ON g.id = r.game_id WHERE {scope}"
-    outcome = """count(r.corrected) AS readings, coalesce(sum(r.corrected), 0) AS corrected,
-                 coalesce(sum(r.corrected IS NULL), 0) AS by_hand"""
-    total = conn.execute(f"SELECT {outcome} {joined}").fetchone()
-    kinds = conn.execute(f"SELECT r.kind, {outcome} {joined} GROUP BY r.kind ORDER BY r.kind")
-    # json_patch merges the two readings: its keys are every colour seen in either of them.
-    per_colour = conn.execute(
-        f"""SELECT c.key AS color, count(*) AS readings,
-                   sum(coalesce(json_extract(r.confirmed, '$.' || c.key), 0)
-                       <> coalesce(json_extract(r.camera, '$.' || c.key), 0)) AS corrected
-              FROM readings AS r JOIN games AS g ON g.id = r.game_id,
-                   json_each(json_patch(r.camera, r.confirmed)) AS c
-             WHERE {scope} AND r.camera IS NOT NULL
-             GROUP BY c.key ORDER BY c.key"""
+    kinds = conn.execute(
+        """SELECT g.status AS status, r.kind AS kind, count(r.corrected) AS readings,
+                  coalesce(sum(r.corrected), 0) AS corrected,
+                  coalesce(sum(r.corrected IS NULL), 0) AS by_hand
+             FROM readings AS r JOIN games AS g ON g.id = r.game_id
+            GROUP BY g.status, r.kind ORDER BY r.kind"""
     ).fetchall()
+    colours = conn.execute(
+        """SELECT g.status AS status, c.key AS color, count(*) AS readings,
+                  sum(coalesce(json_extract(r.confirmed, '$.' || c.key), 0)
+                      <> coalesce(json_extract(r.camera, '$.' || c.key), 0)) AS corrected
+             FROM readings AS r JOIN games AS g ON g.id = r.game_id,
+                  json_each(json_patch(r.camera, r.confirmed)) AS c
+            WHERE r.camera IS NOT NULL
+            GROUP BY g.status, c.key ORDER BY c.key"""
+    ).fetchall()
+    return kinds, colours
 
-    def outcomes(row: sqlite3.Row) -> dict[str, Any]:
+
+def _vision(groups: tuple[list[sqlite3.Row], list[sqlite3.Row]],
+            in_scope: Callable[[str], bool]) -> dict[str, Any]:
+    """How often the players corrected what the camera read: overall, per kind of throw
+    (battle, seeding) and per cube colour."""
+    kinds, colours = groups
+    keys = ("readings", "corrected", "by_hand")
+    total = dict.fromkeys(keys, 0)
+    by_kind: dict[str, dict[str, int]] = {}
+    for g in kinds:
+        if in_scope(g["status"]):
+            part = by_kind.setdefault(g["kind"], dict.fromkeys(keys, 0))
+            for key in keys:
+                total[key] += g[key]
+                part[key] += g[key]
+    by_colour: dict[str, dict[str, int]] = {}
+    for g in colours:
+        if in_scope(g["status"]):
+            part = by_colour.setdefault(g["color"], {"readings": 0, "corrected": 0})
+            part["readings"] += g["readings"]
+            part["corrected"] += g["corrected"]
+
+    def outcomes(r: dict[str, int]) -> dict[str, Any]:
         return {
-            "readings": row["readings"],
-            "corrected": row["corrected"],
-            "correction_rate": _rate(row["corrected"], row["readings"]),
-            "counted_by_hand": row["by_hand"],
+            "readings": r["readings"],
+            "corrected": r["corrected"],
+            "correction_rate": _rate(r["corrected"], r["readings"]),
+            "counted_by_hand": r["by_hand"],
         }
 
     return {
         **outcomes(total),
-        "by_kind": {r["kind"]: outcomes(r) for r in kinds},
+        "by_kind": {kind: outcomes(part) for kind, part in sorted(by_kind.items())},
         "by_colour": {
-            r["color"]: {
-                "readings": r["readings"],
-                "corrected": r["corrected"],
-                "correction_rate": _rate(r["corrected"], r["readings"]),
-            }
-            for r in per_colour
+            colour: {**part, "correction_rate": _rate(part["corrected"], part["readings"])}
+            for colour, part in sorted(by_colour.items())
         },
     }
 
 
-def _scope(conn: sqlite3.Connection, name: str) -> dict[str, Any]:
-    scope = _SCOPES[name]
+def _scope(name: str, games: list[str], seats: list[_Seat], battles: list[sqlite3.Row],
+           vision: tuple[list[sqlite3.Row], list[sqlite3.Row]]) -> dict[str, Any]:
+    in_scope = _SCOPES[name]
     wins = name != "unfinished"  # an unfinished game has no winner yet
-    row = conn.execute(
-        f"SELECT count(*) AS games FROM games AS g WHERE {scope}"
-    ).fetchone()
-    vp = conn.execute(f"SELECT avg(vp) FROM ({_SEATS.format(scope=scope)})").fetchone()[0]
+    mine = [s for s in seats if in_scope(s.status)]
     return {
-        "games": row["games"],
-        "average_vp": _round(vp),
-        "colours": _colours(conn, scope, wins),
-        "tribes": _tribes(conn, scope, wins),
-        "battles": _battles(conn, scope),
-        "vision": _vision(conn, scope),
+        "games": sum(1 for status in games if in_scope(status)),
+        "average_vp": _mean([s.vp for s in mine]),
+        "colours": _colours(mine, wins),
+        "tribes": _tribes(mine, wins),
+        "battles": _battles(battles, in_scope),
+        "vision": _vision(vision, in_scope),
     }
 
 
@@ -189,8 +236,12 @@ def statistics(log: GameLog) -> dict[str, Any]:
     stance; ``vision`` counts camera readings the players corrected, overall, per kind of
     throw (``battle``, ``seeding``) and per cube colour.
     """
-    with log.reading() as conn:
-        scopes = {name: _scope(conn, name) for name in _SCOPES}
+    with log.reading() as conn:  # one snapshot; each table is read once for all three scopes
+        games = [r[0] for r in conn.execute("SELECT status FROM games")]
+        seats = _seats(conn)
+        battles = _battle_groups(conn)
+        vision = _vision_groups(conn)
+    scopes = {name: _scope(name, games, seats, battles, vision) for name in _SCOPES}
     return {
         "games": {
             "finished": scopes["finished"]["games"],

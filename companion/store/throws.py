@@ -24,6 +24,7 @@ from typing import Any
 from companion.store.log import GameLog
 
 THROW_EVENTS = ("seed_tower", "resolve_battle")
+_READ_EVENTS = (*THROW_EVENTS, "attack")  # an attack is not a throw; its seq pairs odds and battles
 
 
 def throw_of_event(payload: Mapping[str, Any], inside: Mapping[str, int]) -> dict[str, Any] | None:
@@ -66,7 +67,8 @@ def throw_of_event(payload: Mapping[str, Any], inside: Mapping[str, int]) -> dic
 
 def _stale_games(conn: sqlite3.Connection) -> list[sqlite3.Row]:
     return conn.execute(
-        """SELECT g.id, g.version, coalesce(s.seq, 0) AS done, coalesce(s.inside, '{}') AS inside
+        """SELECT g.id, g.version, coalesce(s.seq, 0) AS done, coalesce(s.inside, '{}') AS inside,
+                  s.attack AS attack
              FROM games AS g LEFT JOIN throws_synced AS s ON s.game_id = g.id
             WHERE g.version > coalesce(s.seq, 0)"""
     ).fetchall()
@@ -85,13 +87,21 @@ def sync_throws(log: GameLog) -> int:
     with log._transaction(write=True) as conn:  # noqa: SLF001 — same package, derived data
         for game in _stale_games(conn):
             inside: dict[str, int] = json.loads(game["inside"])
+            attack = game["attack"]
             rows = conn.execute(
-                f"""SELECT seq, payload FROM events
+                f"""SELECT seq, type, payload FROM events
                      WHERE game_id = ? AND seq > ? AND seq <= ?
-                       AND type IN ({",".join("?" * len(THROW_EVENTS))}) ORDER BY seq""",
-                (game["id"], game["done"], game["version"], *THROW_EVENTS),
+                       AND type IN ({",".join("?" * len(_READ_EVENTS))}) ORDER BY seq""",
+                (game["id"], game["done"], game["version"], *_READ_EVENTS),
             ).fetchall()
             for row in rows:
+                if row["type"] == "attack":
+                    attack = row["seq"]
+                    continue
+                if row["type"] == "resolve_battle" and attack is not None:
+                    # A battle resolves the latest attack (an undone one is followed by a new one).
+                    conn.execute("INSERT INTO battle_attacks (game_id, seq, attack_seq) VALUES (?, ?, ?)",
+                                 (game["id"], row["seq"], attack))
                 throw = throw_of_event(json.loads(row["payload"]), inside)
                 if throw is None:
                     continue
@@ -106,9 +116,10 @@ def sync_throws(log: GameLog) -> int:
                 inside = throw["inside_after"]
                 added += 1
             conn.execute(
-                """INSERT INTO throws_synced (game_id, seq, inside) VALUES (?, ?, ?)
-                   ON CONFLICT (game_id) DO UPDATE SET seq = excluded.seq, inside = excluded.inside""",
-                (game["id"], game["version"], json.dumps(inside)),
+                """INSERT INTO throws_synced (game_id, seq, inside, attack) VALUES (?, ?, ?, ?)
+                   ON CONFLICT (game_id) DO UPDATE
+                   SET seq = excluded.seq, inside = excluded.inside, attack = excluded.attack""",
+                (game["id"], game["version"], json.dumps(inside), attack),
             )
     return added
 
