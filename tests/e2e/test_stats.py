@@ -114,3 +114,27 @@ def _append_history(path) -> None:  # noqa: ANN001
     """Six finished games of a known tower, people and kept odds, written into the running
     server's database (the generator writes through SQLite's own append-only triggers)."""
     generate_log(path, 6, seed=4)
+
+
+def test_the_wizard_picks_players_from_the_roster(server, browser) -> None:
+    from tests.e2e.test_game import PLAYERS as WIZARD_PLAYERS
+
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    page.goto(f"{server.url}/games/new?lang=en")
+    seats = page.locator("#seats li")
+    expect(seats).to_have_count(3)
+    first = seats.nth(0)
+    first.locator('select[data-field="person"]').select_option(label="Ada")
+    expect(first.locator('input[data-field="name"]')).to_have_value("Ada")  # the name follows
+    seats.nth(1).locator('input[data-field="name"]').fill("bo")  # typed, and on the roster
+    seats.nth(2).locator('input[data-field="name"]').fill("Zed")  # not on the roster
+    for i, (_, _, light, dark) in enumerate(WIZARD_PLAYERS):
+        seats.nth(i).locator('select[data-field="light_tribe"]').select_option(light)
+        seats.nth(i).locator('select[data-field="dark_tribe"]').select_option(dark)
+    page.locator("#start-game").click()
+    expect(page).to_have_url(re.compile(r"/games/\d+$"))
+    game = int(page.url.rsplit("/", 1)[1])
+    seats_now = page.request.get(f"{server.url}/api/games/{game}/people").json()["seats"]
+    assert [(s["name"], (s["person"] or {}).get("name")) for s in seats_now] == [
+        ("Ada", "Ada"), ("bo", "Bo"), ("Zed", None)]
+    page.close()

@@ -35,3 +35,14 @@ def test_roster_round_trip(client) -> None:
     people = ok(client.get("/api/stats/people"))["people"]
     assert people[0]["games"] == 2 and people[0]["wins"] is None  # no finished game: no made-up 0
     error_of(client.post(f"/api/people/{ana['id']}/merge", json={}), 400)
+
+
+def test_cached_statistics_follow_every_change(client) -> None:
+    ana = ok(client.post("/api/people", json={"name": "Ana"}), 201)
+    assert [p["name"] for p in ok(client.get("/api/stats/people"))["people"]] == ["Ana"]
+    ok(client.patch(f"/api/people/{ana['id']}", json={"name": "Ana Maria"}))  # same count, new text
+    assert [p["name"] for p in ok(client.get("/api/stats/people"))["people"]] == ["Ana Maria"]
+    game = new_game(client)
+    assert ok(client.get("/api/stats"))["games"]["total"] == 1
+    ok(client.put(f"/api/games/{game}/people", json={"people": {"red": ana["id"]}}))
+    assert ok(client.get("/api/stats/people"))["people"][0]["games"] == 1
