@@ -78,14 +78,25 @@ def sync_throws(log: GameLog) -> int:
     """Bring ``throw_cubes`` up to date with the events; return the number of throws added.
 
     Cheap when nothing changed (one read over the games table). Safe against concurrent callers:
-    the high-water marks are re-read inside the write transaction.
+    the high-water marks are re-read inside each write transaction. Works in transactions of at
+    most :data:`BATCH` games, so catching up on a large old log (the first call after an
+    upgrade) never holds the write lock long enough to make a move at the table wait.
     """
-    with log.reading() as conn:
-        if not _stale_games(conn):
-            return 0
+    added = 0
+    while True:
+        with log.reading() as conn:
+            if not _stale_games(conn):
+                return added
+        added += _sync_batch(log)
+
+
+BATCH = 100
+
+
+def _sync_batch(log: GameLog) -> int:
     added = 0
     with log._transaction(write=True) as conn:  # noqa: SLF001 — same package, derived data
-        for game in _stale_games(conn):
+        for game in _stale_games(conn)[:BATCH]:
             inside: dict[str, int] = json.loads(game["inside"])
             attack = game["attack"]
             rows = conn.execute(
