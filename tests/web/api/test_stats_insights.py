@@ -110,3 +110,28 @@ def test_exports_and_bgstats_link(client) -> None:
     data = ok(client.get(f"/api/games/{game}/bgstats"))["data"]
     assert data["game"]["bggId"] == 220877 and data["location"] == "Kitchen"
     error_of(client.get("/api/games/999/bgstats"), 404)
+
+
+def test_a_group_with_one_game_gets_a_fit_but_no_verdict_and_no_odds(data_dir: Path) -> None:
+    generate_log(data_dir / "companion.sqlite3", 1, battles=12, odds=False)  # 13 throws
+    app = make_app(data_dir)
+    try:
+        client = app.test_client()
+        tower = ok(client.get("/api/stats/tower"))
+        assert tower["enough_data"] and tower["model"]["throws"] == 13
+        verdicts = tower["fairness"]["colours"]
+        assert verdicts and all(v["verdict"] == "not_enough_data" and v["p_value"] is None
+                                for v in verdicts.values())
+        assert not tower["fairness"]["any_flagged"]
+        people = ok(client.get("/api/stats/people"))["people"]
+        assert sum(p["games"] for p in people) == 5
+        assert all(p["wins"] is None for p in people if not p["games"])  # in no game: no zero
+        ok(client.put("/api/settings", json={"odds": True}))
+        game = attack_declared(client)
+        odds = ok(client.get(f"/api/games/{game}/battle/odds"))
+        assert odds["odds"] is None and odds["reason"] == "not enough data yet"
+        interior = ok(client.get(f"/api/games/{game}/interior"))
+        assert interior["enough_data"] is False
+        assert all(x["next_out"] is None for x in interior["colours"].values())
+    finally:
+        app.extensions["companion"].close()
