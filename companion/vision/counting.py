@@ -63,6 +63,7 @@ PEAK_DEPTHS = (0.5, 0.6, 0.7, 0.8, 0.9, 1.0)  # round objects: cores counted at 
 ROUND_SLACK = 0.75  # round objects: area may exceed the waists' count by this much and not add one
 COMPACT = (0.92, 1.7, 2.2)  # solidity at least, length over width at most, cube areas under: one object
 ONE_COLOUR = 0.8  # … and this share of its colour votes for one colour
+POINTS_PER_CUBE = 120  # pixels per cube k-means looks at when it places touching cubes
 CONTENDER = 0.3  # a colour with this share of the leading colour's votes in a place contends for it
 NO_SUCH_COLOUR = 3.0  # an object whose mean colour is this far from its colour is of none
 COLOUR_DOUBT = 0.7  # own-colour distance over next colour's distance above this: doubtful
@@ -218,10 +219,12 @@ def _objects(blobs: Blobs, classes: np.ndarray, relit: np.ndarray, colour_refs: 
     colour = inside & (((sub_classes >= 1) & (sub_classes < UNKNOWN))
                        | ((sub_classes > AMBIGUOUS) & (sub_classes < UNKNOWN + AMBIGUOUS)))
     ys, xs = np.nonzero(colour)
+    step = max(1, len(ys) // (POINTS_PER_CUBE * n))  # k-means needs no more (speed)
+    ys, xs = ys[::step], xs[::step]
     pts = np.stack([xs + x, ys + y], axis=1).astype(np.float32)
     if len(pts) < n:
         return []
-    criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 10, 0.5)
+    criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 0.2)
     cv2.setRNGSeed(n)
     _, assign, centres = cv2.kmeans(pts, n, None, criteria, 1, cv2.KMEANS_PP_CENTERS)
     px_codes = sub_classes[ys, xs].astype(np.int64)
@@ -256,9 +259,10 @@ def _centres(blobs: Blobs, classes: np.ndarray, label: int, codes: list[int], n:
         a = blobs.histogram[label, codes].sum()
         return [(blobs.sum_x[label, codes].sum() / a, blobs.sum_y[label, codes].sum() / a)]
     pts = class_pixels(blobs, classes, label, codes)
+    pts = pts[::max(1, len(pts) // (POINTS_PER_CUBE * n))]  # k-means needs no more (speed)
     if len(pts) < n:
         return [tuple(pts.mean(axis=0))] * n if len(pts) else []
-    criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 10, 0.5)
+    criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 0.2)
     cv2.setRNGSeed(n)
     _, _, centres = cv2.kmeans(pts, n, None, criteria, 1, cv2.KMEANS_PP_CENTERS)
     return [(float(cx), float(cy)) for cx, cy in centres]
