@@ -138,3 +138,12 @@ def test_the_wizard_picks_players_from_the_roster(server, browser) -> None:
     assert [(s["name"], (s["person"] or {}).get("name")) for s in seats_now] == [
         ("Ada", "Ada"), ("bo", "Bo"), ("Zed", None)]
     page.close()
+
+
+def test_the_tower_page_shows_the_fitted_model(server, browser) -> None:
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    page.goto(f"{server.url}/tower?lang=en")
+    rows = page.locator("#tower-model tr[data-row]")
+    expect(rows.first).to_be_visible()
+    expect(page.locator("#tower-model tr[data-row='red']")).to_contain_text(re.compile(r"\d+ % \(\d+ %–\d+ %\)"))
+    page.close()
