@@ -3,6 +3,7 @@ odds kept before battles, luck, people, VP per round, and "not enough data" answ
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -148,3 +149,21 @@ def test_group_settings(log: GameLog) -> None:
             update_settings(log, {"location": "Kitchen", **bad})
         assert get_settings(log)["location"] is None  # nothing changed
     assert get_settings(log)["bgg_id"] == 220877
+
+
+def test_a_throw_accepted_against_the_accounting_is_left_out_of_the_fit(log: GameLog) -> None:
+    table = Table(GameService(log))
+    table.to_actions()
+    table.attack()
+    inside_blue = table.state.interior.get("blue", 0)
+    thrown_blue = table.state.battle["throw"].get("blue", 0)
+    too_many = thrown_blue + inside_blue + 1  # more blue than can have come out
+    table.run(type="resolve_battle", counts={"blue": too_many, "green": 1}, accept_impossible=True)
+    sync_throws(log)
+    with log.reading() as conn:
+        kinds = dict(conn.execute("SELECT kind, max(doubtful) FROM throw_cubes GROUP BY kind").fetchall())
+        synced = conn.execute("SELECT inside FROM throws_synced").fetchone()[0]
+    assert kinds == {"seeding": 0, "battle": 1}
+    assert insights.tower_model(log)[0].throws == 1  # only the seeding counts
+    # The running interior follows the game's own (clamped) accounting.
+    assert json.loads(synced) == {c: n for c, n in table.state.interior.items() if n}
