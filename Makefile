@@ -20,7 +20,7 @@ export OS_RELEASE_FILE COMPANION_INSTALL RPI_ISSUE_FILE DEVICE_MODEL_FILE
 help:
 	@echo "make run    - start the companion on PORT (default 8000), data in COMPANION_DATA (default ./data)"
 	@echo "make test   - run every test (unit, API, crash, end-to-end in headless Chromium)"
-	@echo "make bench  - vision benchmark: our counter vs a naive baseline on 500 synthetic frames"
+	@echo "make bench  - vision benchmark: our counter vs a naive baseline, 500 synthetic frames and the real photos"
 	@$(PLAN) check | head -n 1
 
 $(STAMP): pyproject.toml scripts/install_plan.py companion/hw/osinfo.py
