@@ -92,16 +92,25 @@ def calibration(predicted: Iterable[float], won: Iterable[bool], bins: int = 10)
     p = np.asarray(list(predicted), dtype=float)
     y = np.asarray(list(won), dtype=bool)
     index = np.minimum((p * bins).astype(int), bins - 1)
+    return calibration_of_bins(
+        [(b, int((index == b).sum()), float(p[index == b].sum()), int(y[index == b].sum()))
+         for b in range(bins)], bins)
+
+
+def bin_of(chance: float, bins: int = 10) -> int:
+    """The calibration bin of a predicted chance (the SQL in the store does the same)."""
+    return min(int(chance * bins), bins - 1)
+
+
+def calibration_of_bins(rows: Iterable[tuple[int, int, float, int]], bins: int = 10) -> list[dict[str, Any]]:
+    """:func:`calibration` from per-bin sums ``(bin, battles, sum of predictions, won)``."""
     out = []
-    for b in range(bins):
-        sel = index == b
-        n = int(sel.sum())
+    for b, n, total, k in sorted(rows):
         if not n:
             continue
-        k = int(y[sel].sum())
         low, high = wilson(k, n)
         out.append({"bin": [b / bins, (b + 1) / bins], "battles": n,
-                    "predicted": round(float(p[sel].mean()), 4), "won": round(k / n, 4),
+                    "predicted": round(total / n, 4), "won": round(k / n, 4),
                     "low": round(low, 4), "high": round(high, 4)})
     return out
 

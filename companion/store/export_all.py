@@ -109,7 +109,8 @@ def _odds_by_battle(log: GameLog) -> dict[tuple[int, int], dict[str, Any]]:
 
     sync_throws(log)
     with log.reading() as conn:
-        return {(r["game_id"], r["seq"]): {"odds_win": r["win"], "odds_tie": r["tie"], "odds_lose": r["lose"]}
+        return {(r["game_id"], r["seq"]): {"odds_win": r["win"], "odds_tie": round(1 - r["win"] - r["lose"], 4),
+                                           "odds_lose": r["lose"]}
                 for r in conn.execute(_ODDS_BATTLES)}
 
 

@@ -23,7 +23,7 @@ from collections.abc import Callable, Mapping
 from typing import Any, TypeVar
 
 from companion.analysis.fairness import test_colours
-from companion.analysis.odds import DRAWS, Odds, battle_odds, calibration, luck
+from companion.analysis.odds import DRAWS, Odds, battle_odds, calibration_of_bins, luck
 from companion.analysis.tower_model import MIN_THROWS_FOR_ODDS, TowerModel, fit_tower, release_range
 from companion.store.errors import GameNotFoundError
 from companion.store.log import GameLog
@@ -150,35 +150,46 @@ def record_odds(log: GameLog, game_id: int, attack_seq: int, version: int,
              odds.draws, basis, log._clock()))  # noqa: SLF001
 
 
-# Each kept odds row with the battle that resolved its attack (battle_attacks, derived by
-# sync_throws), fought by the same sides with the same stance.
+# Each kept odds row with the outcome of its battle (odds_outcomes, derived by sync_throws).
 _ODDS_BATTLES = """
-    SELECT o.game_id, o.attack_seq, o.attacker, o.defender, o.win, o.tie, o.lose, b.winner, b.seq
-      FROM odds AS o
-      JOIN battle_attacks AS ba ON ba.game_id = o.game_id AND ba.attack_seq = o.attack_seq
-      JOIN battles AS b ON b.game_id = ba.game_id AND b.seq = ba.seq
-     WHERE b.attacker = o.attacker AND b.defender IS o.defender AND b.stance = o.stance
+    SELECT game_id, seq, attacker, defender, win, lose, winner FROM odds_outcomes
 """
 
 
 def odds_report(log: GameLog, enabled: bool) -> dict[str, Any]:
     """Calibration of the kept odds: per bin of predicted attacker win chance, the share won."""
     sync_throws(log)
-    with log.reading() as conn:
-        rows = conn.execute(_ODDS_BATTLES).fetchall()
-    bins = calibration([r["win"] for r in rows], [r["winner"] == "attacker" for r in rows])
-    return {"enabled": enabled, "battles": len(rows), "enough_data": len(rows) > 0,
+    with log.reading() as conn:  # binned in SQL exactly as analysis.odds.bin_of does
+        rows = conn.execute(
+            """SELECT min(CAST(win * 10 AS INTEGER), 9) AS bin, count(*), sum(win),
+                      sum(winner = 'attacker')
+                 FROM odds_outcomes GROUP BY bin""").fetchall()
+    bins = calibration_of_bins([tuple(r) for r in rows])
+    battles = sum(b["battles"] for b in bins)
+    return {"enabled": enabled, "battles": battles, "enough_data": battles > 0,
             "calibration": bins}
 
 
 def _luck_by_seat(conn: Any, game_id: int | None = None) -> dict[tuple[int, str], dict[str, Any]]:
-    query = _ODDS_BATTLES + ("" if game_id is None else " AND o.game_id = ?")
-    outcomes: dict[tuple[int, str], list[tuple[float, bool]]] = defaultdict(list)
-    for r in conn.execute(query, () if game_id is None else (game_id,)):
-        outcomes[(r["game_id"], r["attacker"])].append((r["win"], r["winner"] == "attacker"))
-        if r["defender"]:
-            outcomes[(r["game_id"], r["defender"])].append((r["lose"], r["winner"] == "defender"))
-    return {k: luck(v) for k, v in outcomes.items()}
+    """Per (game, colour): battles fought with kept odds, won, expected wins, luck — summed in
+    SQL (as attacker: the kept chance to win; as defender: the attacker's chance to lose)."""
+    where = "" if game_id is None else " AND game_id = ?"
+    params = () if game_id is None else (game_id, game_id)
+    rows = conn.execute(
+        f"""SELECT game_id, attacker AS color, count(*) AS n, sum(winner = 'attacker') AS won,
+                   sum(win) AS expected FROM odds_outcomes WHERE 1 {where} GROUP BY game_id, attacker
+            UNION ALL
+            SELECT game_id, defender, count(*), sum(winner = 'defender'), sum(lose)
+              FROM odds_outcomes WHERE defender IS NOT NULL {where} GROUP BY game_id, defender""",
+        params)
+    acc: dict[tuple[int, str], list[float]] = {}
+    for g, colour, n, won, expected in rows:
+        a = acc.setdefault((g, colour), [0, 0, 0.0])
+        a[0] += n
+        a[1] += won
+        a[2] += expected
+    return {k: {"battles": n, "won": won, "expected": round(e, 3), "luck": round(won - e, 3)}
+            for k, (n, won, e) in acc.items()}
 
 
 # -- people ------------------------------------------------------------------------------------

@@ -200,6 +200,21 @@ _V3: tuple[str, ...] = (
     ) WITHOUT ROWID
     """,
     "CREATE INDEX battle_attacks_by_attack ON battle_attacks (game_id, attack_seq)",
+    # The kept odds of each resolved battle beside its outcome (derived with throw_cubes): what
+    # calibration and luck read, without a join.
+    """
+    CREATE TABLE odds_outcomes (
+        game_id  INTEGER NOT NULL,
+        seq      INTEGER NOT NULL,              -- the resolve_battle event
+        attacker TEXT    NOT NULL,
+        defender TEXT,
+        win      REAL    NOT NULL,              -- the attacker's kept chance to win
+        lose     REAL    NOT NULL,              -- ... to lose (the defender's to win)
+        winner   TEXT    NOT NULL CHECK (winner IN ('attacker', 'defender', 'inhabitants', 'tie')),
+        PRIMARY KEY (game_id, seq),
+        FOREIGN KEY (game_id, seq) REFERENCES events (game_id, seq)
+    ) WITHOUT ROWID
+    """,
     """
     CREATE TABLE odds (
         game_id    INTEGER NOT NULL,

@@ -93,6 +93,24 @@ def sync_throws(log: GameLog) -> int:
 BATCH = 100
 
 
+def _odds_outcome(conn: sqlite3.Connection, game_id: int, seq: int, attack: int,
+                  payload: Mapping[str, Any]) -> None:
+    """Pair the odds kept for ``attack`` (if any) with the battle's outcome — when they were
+    computed for the same sides and stance as the battle fought."""
+    odds = conn.execute("SELECT * FROM odds WHERE game_id = ? AND attack_seq = ?",
+                        (game_id, attack)).fetchone()
+    battle = payload.get("battle") or {}
+    if odds is None or (odds["attacker"], odds["defender"], odds["stance"]) != (
+            battle.get("attacker"), battle.get("defender") or None, battle.get("stance")):
+        return
+    winner = (payload.get("result") or {}).get("winner")
+    conn.execute(
+        """INSERT INTO odds_outcomes (game_id, seq, attacker, defender, win, lose, winner)
+           VALUES (?, ?, ?, ?, ?, ?, ?)""",
+        (game_id, seq, odds["attacker"], odds["defender"], odds["win"], odds["lose"],
+         "tie" if winner is None else str(winner)))
+
+
 def _sync_batch(log: GameLog) -> int:
     added = 0
     with log._transaction(write=True) as conn:  # noqa: SLF001 — same package, derived data
@@ -109,11 +127,13 @@ def _sync_batch(log: GameLog) -> int:
                 if row["type"] == "attack":
                     attack = row["seq"]
                     continue
+                payload = json.loads(row["payload"])
                 if row["type"] == "resolve_battle" and attack is not None:
                     # A battle resolves the latest attack (an undone one is followed by a new one).
                     conn.execute("INSERT INTO battle_attacks (game_id, seq, attack_seq) VALUES (?, ?, ?)",
                                  (game["id"], row["seq"], attack))
-                throw = throw_of_event(json.loads(row["payload"]), inside)
+                    _odds_outcome(conn, game["id"], row["seq"], attack, payload)
+                throw = throw_of_event(payload, inside)
                 if throw is None:
                     continue
                 for colour in sorted(set(throw["thrown"]) | set(throw["inside"]) | set(throw["seen"])):

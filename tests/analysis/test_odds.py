@@ -92,3 +92,19 @@ def test_luck_is_won_minus_expected() -> None:
     assert luck([(0.7, True), (0.4, False), (0.5, True)]) == {
         "battles": 3, "won": 2, "expected": 1.6, "luck": 0.4}
     assert luck([])["luck"] is None
+
+
+def test_calibration_from_sums_is_calibration_from_battles() -> None:
+    from companion.analysis.odds import bin_of, calibration_of_bins
+
+    rng = np.random.default_rng(3)
+    p = rng.random(500)
+    won = rng.random(500) < p
+    sums: dict[int, list] = {}
+    for chance, w in zip(p, won):
+        s = sums.setdefault(bin_of(chance), [0, 0.0, 0])
+        s[0] += 1
+        s[1] += chance
+        s[2] += int(w)
+    assert calibration_of_bins([(b, *v) for b, v in sums.items()]) == calibration(p, won)
+    assert bin_of(1.0) == 9 and bin_of(0.0) == 0 and bin_of(0.1) == 1
