@@ -118,7 +118,7 @@ export async function renderPeople(host, onChange) {
 export async function renderGame(host, games, settings) {
   if (!games.length) { clear(host, notEnough()); return; }
   const select = el("select", { id: "game-pick", onchange: () => show(Number(select.value)) },
-    games.map((g) => el("option", { value: g.id }, `${g.id}: ${g.title}`)));
+    games.slice(0, 300).map((g) => el("option", { value: g.id }, `${g.id}: ${g.title}`))); // the latest 300
   const body = el("div", { id: "game-stats" });
   clear(host, select, body);
   async function show(id) {
