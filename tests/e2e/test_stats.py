@@ -74,7 +74,7 @@ def test_with_history_the_charts_roster_and_odds_work(server, browser, artifacts
     page.on("pageerror", lambda e: errors.append(str(e)))
     page.goto(f"{server.url}/stats?lang=en")
     expect(page.locator("body[data-stats-ready='yes']")).to_have_count(1)
-    for chart in ("chart-fairness", "chart-vp", "chart-tribes"):
+    for chart in ("chart-fairness", "chart-calibration", "chart-vp", "chart-tribes", "chart-people"):
         assert page.evaluate(f"!!window.Chart.getChart(document.getElementById('{chart}'))"), chart
     expect(page.locator("#tower-basis")).to_contain_text("throws")
     expect(page.locator("#tower-table tr[data-row='red'] td[data-fair]")).to_contain_text(re.compile("bias|Not enough"))

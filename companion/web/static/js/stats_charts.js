@@ -110,8 +110,20 @@ export async function renderPeople(host, onChange) {
         el("td", { class: "n" }, num(p.average_vp)), el("td", { class: "n", "data-luck": p.luck ?? "" }, p.luck === null ? "–" : (p.luck > 0 ? "+" : "") + num(p.luck)),
         el("td", {}, tribes(p)))))))
       : null,
-    r.enough_data ? el("div", {}, el("h3", {}, t("stat_head_to_head")), pick, h2hHost) : notEnough(t("stat_people_needs")));
+    r.enough_data ? el("div", {}, el("h3", {}, t("stat_head_to_head")), pick, h2hHost) : notEnough(t("stat_people_needs")),
+    withGames.length ? canvas("chart-people", t("stat_chart_people")) : null);
   if (withGames.length) showH2H(withGames[0].id);
+  if (withGames.length) {
+    draw("chart-people", {
+      type: "bar",
+      data: { labels: withGames.map((p) => p.name), datasets: [
+        { label: t("stat_win_rate"), data: withGames.map((p) => (p.win_rate === null ? null : p.win_rate * 100)), backgroundColor: "#1e63c499", yAxisID: "y" },
+        { label: t("stat_luck"), data: withGames.map((p) => p.luck), backgroundColor: "#f2c20099", yAxisID: "luck" },
+      ] },
+      options: { scales: { y: { min: 0, max: 100, position: "left", title: { display: true, text: t("stat_win_rate") } },
+        luck: { position: "right", grid: { drawOnChartArea: false }, title: { display: true, text: t("stat_luck_axis") } } } },
+    });
+  }
   await renderRoster(rosterHost, onChange);
 }
 
