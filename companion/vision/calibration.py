@@ -4,10 +4,11 @@ one photo.
 ``calibrate`` takes a photo with sample boxes (each box holds exactly one cube of a known
 colour; one box per shade; any subset of colours, at least one) and learns:
 
-- a *reference* per sample box (the cube's colour, :class:`~companion.vision.classify.Reference`);
+- a *reference* per sample box (the cube's colour, :class:`~companion.vision.classify.Reference`;
+  finding the cube in its box: :mod:`~companion.vision.samples`);
 - the tray's references — everything in the tray outline outside the sample boxes, plus optional
   background boxes and an empty-tray photo: dark, bright, wooden, two-tone, rails, screws,
-  shadows, reflections. Nothing is assumed about the tray;
+  shadows, reflections (:mod:`~companion.vision.tray`). Nothing is assumed about the tray;
 - one cube's area and radius, measured on the class map exactly as the counter measures blobs;
 - the tray outline and the working resolution.
 
@@ -32,37 +33,21 @@ import cv2
 import numpy as np
 
 from companion.vision import light
-from companion.vision.classify import (AMBIGUOUS, BACKGROUND, CLASS_NAMES, GLARE_CHROMA,
-                                       Reference, code_of, full_tables,
-                                       to_lab)
+from companion.vision.classify import AMBIGUOUS, BACKGROUND, CLASS_NAMES, Reference, code_of, full_tables
 from companion.vision.colors import CUBE_COLORS
 from companion.vision.errors import CalibrationError, ImageReadError, ImageSizeError
 from companion.vision.frontend import class_map
+from companion.vision.samples import Box, Sample, box_text, core, cube_in_box, is_round
 from companion.vision.segment import find_blobs
+from companion.vision.tray import colour_warnings, sample_area, tray_pixels, tray_references
 
 FORMAT = "immortals-tower-calibration"
 VERSION = 2
 WORKING_SIDE = 16.0  # a cube should be about this many pixels wide at working resolution
 MAX_SCALE = 6
-ROUND_FILL = 0.88  # objects filling less of their tightest rectangle are round (square ≈ 1, disc ≈ 0.79)
-TRAY_LOOKS = 6  # k-means clusters for the tray
-TRAY_SAMPLE = 30000  # tray pixels the clusters are learned from (a random subset)
-MIN_LOOK_SHARE = 0.003  # a tray look covering less than this share of the tray is noise
-SAME_COLOUR = 2.0  # references of two colours closer than this cannot be told apart
-CLOSE_COLOUR = 4.0  # … closer than this: a warning
-TWO_HUES = 35.0  # degrees of hue between two colourful halves of a box that mean two cubes
-SHADOW_TINT = 20.0  # Lab chroma distance from the tray within which a darker pixel is shadow
-SHADOW_DEPTH = 0.55  # … as long as its lightness is at least this share of the tray's  # chroma distance (Lab) between two halves of a box that means two cubes
 
-Box = tuple[int, int, int, int]  # x, y, width, height in camera pixels
-
-
-@dataclass(frozen=True)
-class Sample:
-    """A box on the calibration photo that encloses exactly one cube of ``color``."""
-
-    color: str
-    box: Box
+__all__ = ["Box", "Calibration", "Sample", "calibrate", "check_empty", "check_image",
+           "load_calibration", "save_calibration", "calibration_from_dict"]
 
 
 @dataclass(frozen=True, eq=False)
@@ -186,239 +171,6 @@ def _check_box(box: Sequence[int], width: int, height: int, what: str) -> Box:
     return x, y, w, h
 
 
-def _box_text(box: Box) -> str:
-    return ",".join(map(str, box))
-
-
-# ---------------------------------------------------------------- one cube in its box
-
-def _cube_in_box(image: np.ndarray, sample: Sample) -> np.ndarray:
-    """Mask (box-sized, camera pixels) of the one object in a sample box.
-
-    The box's border ring is the local tray; the object is what differs from it, the largest
-    such region nearest the box centre. Raises when there is none or when it holds two colours.
-    """
-    x, y, w, h = sample.box
-    sub = image[y:y + h, x:x + w]
-    lab = to_lab(sub)
-    ring_width = max(2, int(round(0.12 * min(w, h))))
-    ring = np.ones((h, w), bool)
-    ring[ring_width:h - ring_width, ring_width:w - ring_width] = False
-    looks = _ring_looks(lab[ring])
-    differs = np.ones((h, w), bool)
-    shadow = np.zeros((h, w), bool)
-    for look in looks:
-        differs &= look.distance(lab.reshape(-1, 3)).reshape(h, w) > 5.0
-        # A cube's shadow is the tray, darker: same tint, at least about half as light. A
-        # black cube is far darker than that, so it stays an object.
-        tint = np.hypot(lab[..., 1] - look.lab[1], lab[..., 2] - look.lab[2])
-        shadow |= (tint < SHADOW_TINT) & (lab[..., 0] < look.lab[0]) & (lab[..., 0] >= SHADOW_DEPTH * look.lab[0])
-    # Glare — the ring light mirrored in the plastic next to the cube — is no part of it either.
-    lightest = max(look.lab[0] for look in looks)
-    chroma = np.hypot(lab[..., 1] - 128.0, lab[..., 2] - 128.0)
-    glare = (lab[..., 0] > lightest + 10.0) & (chroma <= GLARE_CHROMA)
-    differs = (differs & ~shadow & ~glare).astype(np.uint8)
-    side = math.sqrt(w * h)
-    k = max(3, int(side / 20) | 1)
-    differs = cv2.morphologyEx(differs, cv2.MORPH_OPEN, np.ones((k, k), np.uint8))
-    count, labels, stats, centres = cv2.connectedComponentsWithStats(differs, connectivity=8)
-    if count < 2 or stats[1:, cv2.CC_STAT_AREA].max() < max(16, 0.04 * w * h):
-        raise CalibrationError(f"The {sample.color} sample box {_box_text(sample.box)} shows no cube: "
-                               "it looks like empty tray. Draw the box around one cube.")
-    # The biggest object, preferring ones near the centre (a neighbour's corner may poke in).
-    off = np.hypot(centres[1:, 0] - w / 2, centres[1:, 1] - h / 2) / side
-    score = stats[1:, cv2.CC_STAT_AREA] * np.clip(1.2 - off, 0.1, 1.0)
-    mask = labels == 1 + int(np.argmax(score))
-    _check_one_colour(lab[mask], sample, lightest)
-    return mask
-
-
-def _ring_looks(ring_lab: np.ndarray) -> list[Reference]:
-    """The local tray around a sample cube, from the box's border ring: its usual look, and a
-    second one when a quarter of the ring is something else that is neither that look's shadow
-    nor glare (a patch or tray edge crossing the box). A neighbouring cube's corner poking into
-    the ring is less than that, so it stays an object."""
-    median = np.median(ring_lab, axis=0)
-    near = np.linalg.norm(ring_lab - median, axis=1) < 30
-    first = Reference.from_lab(BACKGROUND, ring_lab[near] if near.sum() >= 8 else ring_lab)
-    rest = ring_lab[first.distance(ring_lab) > 5.0]
-    tint = np.hypot(rest[:, 1] - first.lab[1], rest[:, 2] - first.lab[2])
-    shadow = (tint < SHADOW_TINT) & (rest[:, 0] >= SHADOW_DEPTH * first.lab[0])
-    glare = (rest[:, 0] > first.lab[0]) & (np.hypot(rest[:, 1] - 128, rest[:, 2] - 128) <= GLARE_CHROMA)
-    other = rest[~shadow & ~glare]
-    if len(other) >= 0.25 * len(ring_lab):
-        return [first, Reference.from_lab(BACKGROUND, other)]
-    return [first]
-
-
-def _check_one_colour(lab: np.ndarray, sample: Sample, tray_lightness: float) -> None:
-    """Raise when a box's object is two cubes of clearly different colours.
-
-    Shading changes a colour's lightness and chroma but hardly its hue, so two halves are two
-    colours when both are colourful and their hues differ, or when one is colourful and the
-    other grey and far darker than any shadow (a black cube beside a coloured one).
-    """
-    if len(lab) < 20:
-        return
-    ab = np.ascontiguousarray(lab[:, 1:] - 128.0, np.float32)
-    criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 0.5)
-    cv2.setRNGSeed(1)
-    _, labels, _ = cv2.kmeans(ab, 2, None, criteria, 2, cv2.KMEANS_PP_CENTERS)
-    labels = labels.ravel()
-    share = float(labels.mean())
-    if min(share, 1 - share) < 0.25:
-        return
-    halves = [lab[labels == j] for j in (0, 1)]
-    a, b = (np.median(h[:, 1:] - 128.0, axis=0) for h in halves)
-    chroma = [float(np.hypot(*a)), float(np.hypot(*b))]
-    hue_gap = abs((math.degrees(math.atan2(a[1], a[0]) - math.atan2(b[1], b[0])) + 180) % 360 - 180)
-    two_hues = min(chroma) > 15 and hue_gap > TWO_HUES
-    grey = int(np.argmin(chroma))
-    black_beside = (chroma[grey] < 8 and chroma[1 - grey] > 30
-                    and float(np.median(halves[grey][:, 0])) < 0.45 * tray_lightness)
-    if two_hues or black_beside:
-        raise CalibrationError(f"The {sample.color} sample box {_box_text(sample.box)} holds two "
-                               "colours; draw it around one cube only.")
-
-
-def _core(mask: np.ndarray) -> np.ndarray:
-    """The inside of an object mask, away from its edge (which mixes with the tray)."""
-    side = math.sqrt(float(mask.sum()))
-    k = max(3, int(side / 6) | 1)
-    core = cv2.erode(mask.view(np.uint8), np.ones((k, k), np.uint8)).astype(bool)
-    return core if core.sum() >= 12 else mask
-
-
-# ---------------------------------------------------------------- the tray
-
-def _sample_area(shape: tuple[int, int], samples: Sequence[Sample], scale: int) -> np.ndarray:
-    """H×W bool at working resolution: the sample boxes, padded (shadows and rims beside the
-    cube stay out of the tray)."""
-    h, w = shape
-    area = np.zeros((h, w), bool)
-    for s in samples:
-        x, y, bw, bh = s.box
-        pad = int(0.25 * max(bw, bh))
-        area[max(0, (y - pad) // scale):(y + bh + pad) // scale + 1,
-             max(0, (x - pad) // scale):(x + bw + pad) // scale + 1] = True
-    return area
-
-
-def _tray_pixels(small: np.ndarray, scale: int, samples: Sequence[Sample], backgrounds: Sequence[Box],
-                 roi_points, cube_area: float) -> np.ndarray:
-    """N×3 BGR pixels of tray in the working image: inside the outline, outside every sample
-    box, plus the background boxes — less any unmarked object (see :func:`_unmarked_objects`)."""
-    h, w = small.shape[:2]
-    keep = np.ones((h, w), np.uint8)
-    if roi_points is not None:
-        keep[:] = 0
-        cv2.fillPoly(keep, [np.round(np.array(roi_points, np.float64) / scale).astype(np.int32)], 1)
-    keep[_sample_area((h, w), samples, scale)] = 0
-    keep[_unmarked_objects(small, keep.view(bool), cube_area)] = 0
-    for x, y, bw, bh in backgrounds:
-        keep[y // scale:(y + bh) // scale + 1, x // scale:(x + bw) // scale + 1] = 1
-    return small[keep.view(bool)]
-
-
-def _unmarked_objects(small: np.ndarray, tray: np.ndarray, cube_area: float) -> np.ndarray:
-    """H×W bool: things in the tray area shaped like cubes that no sample box marks (other
-    cubes in the calibration photo), grown by a margin for their rims and shadows.
-
-    What differs from every main look of the tray (a tenth of it or more), and is neither its
-    shadow nor glare, is a candidate; it is an object when it is cube-sized — from a third of a
-    cube to eight cubes, not a thin line, not longer than five cubes — and tray otherwise (a
-    dark strip, a rail, a screw, a stain): that is learned as tray.
-    """
-    pixels = small[tray]
-    if len(pixels) < 200:
-        return np.zeros(tray.shape, bool)
-    sample = pixels[np.random.default_rng(11).choice(len(pixels), min(len(pixels), 8000), replace=False)]
-    lab = to_lab(sample).astype(np.float32)
-    criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 0.5)
-    cv2.setRNGSeed(13)
-    _, labels, _ = cv2.kmeans(lab, 3, None, criteria, 1, cv2.KMEANS_PP_CENTERS)
-    labels = labels.ravel()
-    looks = [Reference.from_lab(BACKGROUND, lab[labels == j]) for j in range(3) if np.mean(labels == j) >= 0.1]
-    full = to_lab(small)
-    flat = full.reshape(-1, 3)
-    differs = np.ones(len(flat), bool)
-    for look in looks:
-        near = look.distance(flat) <= 5.0
-        tint = np.hypot(flat[:, 1] - look.lab[1], flat[:, 2] - look.lab[2])
-        shadow = (tint < SHADOW_TINT) & (flat[:, 0] < look.lab[0]) & (flat[:, 0] >= SHADOW_DEPTH * look.lab[0])
-        differs &= ~near & ~shadow
-    chroma = np.hypot(flat[:, 1] - 128.0, flat[:, 2] - 128.0)
-    differs &= ~((flat[:, 0] > max(look.lab[0] for look in looks)) & (chroma <= GLARE_CHROMA))
-    candidate = (differs.reshape(tray.shape) & tray).view(np.uint8)
-    candidate = cv2.morphologyEx(candidate, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
-    count, labels_img, stats, _ = cv2.connectedComponentsWithStats(candidate, connectivity=8)
-    side = math.sqrt(cube_area)
-    objects = np.zeros(tray.shape, np.uint8)
-    depth = cv2.distanceTransform(candidate, cv2.DIST_L2, cv2.DIST_MASK_5)
-    for label in range(1, count):
-        area = stats[label, cv2.CC_STAT_AREA]
-        longest = max(stats[label, cv2.CC_STAT_WIDTH], stats[label, cv2.CC_STAT_HEIGHT])
-        if not (0.33 * cube_area <= area <= 8 * cube_area and longest <= 5 * side):
-            continue
-        component = labels_img == label
-        if depth[component].max() >= 0.2 * side:  # not a thin line
-            objects[component] = 1
-    margin = max(3, int(0.3 * side) | 1)
-    return cv2.dilate(objects, np.ones((margin, margin), np.uint8)).view(bool)
-
-
-def _tray_references(pixels: np.ndarray, cube_refs: Sequence[Reference]) -> list[Reference]:
-    """The tray's looks: k-means clusters of its pixels in Lab, each a reference."""
-    if len(pixels) < 50:
-        raise CalibrationError("Hardly any empty tray is visible in the calibration photo; "
-                               "leave space around the sample cubes or mark --background boxes.")
-    rng = np.random.default_rng(7)
-    if len(pixels) > TRAY_SAMPLE:
-        pixels = pixels[rng.choice(len(pixels), TRAY_SAMPLE, replace=False)]
-    lab = to_lab(pixels).astype(np.float32)
-    k = min(TRAY_LOOKS, max(1, len(pixels) // 200))
-    criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 30, 0.5)
-    cv2.setRNGSeed(3)
-    _, labels, _ = cv2.kmeans(lab, k, None, criteria, 2, cv2.KMEANS_PP_CENTERS)
-    labels = labels.ravel()
-    refs = []
-    for j in range(k):
-        members = pixels[labels == j]
-        share = len(members) / len(pixels)
-        if share < MIN_LOOK_SHARE or len(members) < 8:
-            continue
-        ref = Reference.from_pixels(BACKGROUND, members, share)
-        if any(c.distance(np.array([ref.lab]))[0] < 1.5 for c in cube_refs):
-            continue  # a look that is a sampled colour itself: unmarked cubes, not tray
-        refs.append(ref)
-    if not refs:
-        raise CalibrationError("The calibration photo shows no empty tray apart from cubes; "
-                               "take it with a few cubes spread out on the tray.")
-    return refs
-
-
-def _colour_warnings(cube_refs: Sequence[Reference], tray_refs: Sequence[Reference]) -> list[str]:
-    """Raise when two colours cannot be told apart; warnings when they are close, or a colour
-    is close to the tray."""
-    warnings = []
-    for i, a in enumerate(cube_refs):
-        for b in cube_refs[i + 1:]:
-            if a.code == b.code:
-                continue
-            d = min(a.distance(np.array([b.lab]))[0], b.distance(np.array([a.lab]))[0])
-            if d < SAME_COLOUR:
-                raise CalibrationError(f"The {a.name} and {b.name} samples look the same to the camera; "
-                                       "check that each box holds the right cube, or improve the light.")
-            if d < CLOSE_COLOUR:
-                warnings.append(f"{a.name.capitalize()} and {b.name} look alike under this light; "
-                                "check those counts, or add light.")
-    for a in cube_refs:
-        if any(a.distance(np.array([t.lab]))[0] < 3.0 for t in tray_refs):
-            warnings.append(f"{a.name.capitalize()} cubes look like part of the tray here; "
-                            "a different background under the tray would help.")
-    return sorted(set(warnings))
-
-
 # ---------------------------------------------------------------- calibrate
 
 def calibrate(image: np.ndarray, samples: Iterable[Sample], backgrounds: Iterable[Box] = (),
@@ -446,24 +198,24 @@ def calibrate(image: np.ndarray, samples: Iterable[Sample], backgrounds: Iterabl
     roi_points = _check_roi(roi, width, height)
 
     # The cubes, at camera resolution: one reference per sample box, and their size.
-    masks = [_cube_in_box(image, s) for s in samples]
+    masks = [cube_in_box(image, s) for s in samples]
     cube_refs = []
     for s, mask in zip(samples, masks):
         x, y, w, h = s.box
-        cube_refs.append(Reference.from_pixels(code_of(s.color), image[y:y + h, x:x + w][_core(mask)]))
+        cube_refs.append(Reference.from_pixels(code_of(s.color), image[y:y + h, x:x + w][core(mask)]))
     side = math.sqrt(float(np.median([m.sum() for m in masks])))
     scale = max(1, min(MAX_SCALE, int(side / WORKING_SIDE)))
 
     # The tray, at working resolution: everything else in the outline (and the empty photo).
     small = light.shrink(image, scale)
     cube_area_working = float(np.median([m.sum() for m in masks])) / scale ** 2
-    tray = _tray_pixels(small, scale, samples, backgrounds, roi_points, cube_area_working)
+    tray = tray_pixels(small, scale, samples, backgrounds, roi_points, cube_area_working)
     tray_bgr = tuple(float(v) for v in np.median(tray, axis=0)) if len(tray) else (128.0,) * 3
     if empty is not None:  # any light: bring it to this photo's light by its median first
         empty_small = light.shrink(empty, scale)
         gain = np.array(tray_bgr) / np.maximum(np.median(empty_small.reshape(-1, 3), axis=0), 1.0)
         relit = np.clip(empty_small.astype(np.float32) * gain, 0, 255).astype(np.uint8)
-        extra = _tray_pixels(relit, scale, (), (), roi_points, cube_area_working)
+        extra = tray_pixels(relit, scale, (), (), roi_points, cube_area_working)
         tray = np.concatenate([tray, extra]) if len(tray) else extra
     cells = None
     if roi_points is not None:  # a fixed camera: remember the tray spot by spot
@@ -472,9 +224,9 @@ def calibrate(image: np.ndarray, samples: Iterable[Sample], backgrounds: Iterabl
         if empty is not None:
             cells = light.tray_cells(relit[whole], np.zeros(small.shape[:2], bool)[whole])
         else:
-            cells = light.tray_cells(small[whole], _sample_area(small.shape[:2], samples, scale)[whole])
-    tray_refs = _tray_references(tray, cube_refs)
-    warnings = _colour_warnings(cube_refs, tray_refs)
+            cells = light.tray_cells(small[whole], sample_area(small.shape[:2], samples, scale)[whole])
+    tray_refs = tray_references(tray, cube_refs)
+    warnings = colour_warnings(cube_refs, tray_refs)
     references = tuple(tray_refs) + tuple(cube_refs)
 
     # One cube measured exactly as the counter will measure it.
@@ -491,25 +243,14 @@ def calibrate(image: np.ndarray, samples: Iterable[Sample], backgrounds: Iterabl
         mine = blobs.histogram[:, code] + blobs.histogram[:, code + AMBIGUOUS]
         best = max(candidates, key=lambda lab: mine[lab], default=None)
         if best is None or mine[best] < max(4, 0.3 * blobs.histogram[best, 1:].sum()):
-            raise CalibrationError(f"The {s.color} sample box {_box_text(s.box)} holds no cube the "
+            raise CalibrationError(f"The {s.color} sample box {box_text(s.box)} holds no cube the "
                                    f"counter recognises as {s.color}; is the box on the right cube?")
         areas.setdefault(s.color, []).append(float(blobs.histogram[best, 1:].sum()) * scale * scale)
         radii.setdefault(s.color, []).append(float(blobs.radius[best]) * scale)
     cube_area = {c: float(np.median(a)) for c, a in areas.items()}
     cube_radius = {c: float(np.median(r)) for c, r in radii.items()}
     return Calibration((width, height), roi_points, scale, references, cube_area, cube_radius,
-                       tray_bgr, cells, _round(masks), samples, backgrounds, {}, tuple(warnings))
-
-
-def _round(masks: Sequence[np.ndarray]) -> bool:
-    """True when the sample objects are round: a square face fills its tightest rectangle
-    (rotated as needed) almost fully, a disc or an oval only about π/4 of it."""
-    fills = []
-    for mask in masks:
-        contours, _ = cv2.findContours(mask.view(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
-        (_, _), (w, h), _ = cv2.minAreaRect(max(contours, key=cv2.contourArea))
-        fills.append(float(mask.sum()) / max(w * h, 1.0))
-    return float(np.median(fills)) < ROUND_FILL
+                       tray_bgr, cells, is_round(masks), samples, backgrounds, {}, tuple(warnings))
 
 
 # ---------------------------------------------------------------- JSON

@@ -43,7 +43,7 @@ import numpy as np
 
 from companion.vision import light
 from companion.vision.calibration import WORKING_SIDE, Calibration, check_empty, check_image
-from companion.vision.classify import AMBIGUOUS, BACKGROUND, UNKNOWN, code_of, shade_distance, to_lab
+from companion.vision.classify import AMBIGUOUS, BACKGROUND, UNKNOWN, shade_distance, to_lab
 from companion.vision.colors import CUBE_COLORS
 from companion.vision.errors import ImageSizeError
 from companion.vision.frontend import class_map

@@ -7,8 +7,7 @@ import pytest
 
 from companion.vision import light
 from companion.vision.counting import _geometry
-from companion.vision.synthetic import (RenderConditions, render_empty_tray, render_tray,
-                                        synthetic_calibration)
+from companion.vision.synthetic import RenderConditions, render_empty_tray, synthetic_calibration
 
 TRAYS = {
     "light grey": RenderConditions(),

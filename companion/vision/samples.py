@@ -1,0 +1,144 @@
+"""A sample box on the calibration photo: the one cube inside it, its look, its shape.
+
+A box's border ring is the local tray; the cube is what differs from it — less the tray's own
+shadow and the ring light's glare — the largest such region nearest the box centre. Two halves
+of clearly different colours in one box are refused: the box is on two cubes.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from companion.vision.classify import BACKGROUND, GLARE_CHROMA, Reference, to_lab
+from companion.vision.errors import CalibrationError
+
+Box = tuple[int, int, int, int]  # x, y, width, height in camera pixels
+ROUND_FILL = 0.88  # objects filling less of their tightest rectangle are round (square ≈ 1, disc ≈ 0.79)
+TWO_HUES = 35.0  # degrees of hue between two colourful halves of a box that mean two cubes
+SHADOW_TINT = 20.0  # Lab chroma distance from the tray within which a darker pixel is shadow
+SHADOW_DEPTH = 0.55  # … as long as its lightness is at least this share of the tray's
+
+
+@dataclass(frozen=True)
+class Sample:
+    """A box on the calibration photo that encloses exactly one cube of ``color``."""
+
+    color: str
+    box: Box
+
+
+def box_text(box: Box) -> str:
+    return ",".join(map(str, box))
+
+
+def cube_in_box(image: np.ndarray, sample: Sample) -> np.ndarray:
+    """Mask (box-sized, camera pixels) of the one object in a sample box.
+
+    The box's border ring is the local tray; the object is what differs from it, the largest
+    such region nearest the box centre. Raises when there is none or when it holds two colours.
+    """
+    x, y, w, h = sample.box
+    sub = image[y:y + h, x:x + w]
+    lab = to_lab(sub)
+    ring_width = max(2, int(round(0.12 * min(w, h))))
+    ring = np.ones((h, w), bool)
+    ring[ring_width:h - ring_width, ring_width:w - ring_width] = False
+    looks = _ring_looks(lab[ring])
+    differs = np.ones((h, w), bool)
+    shadow = np.zeros((h, w), bool)
+    for look in looks:
+        differs &= look.distance(lab.reshape(-1, 3)).reshape(h, w) > 5.0
+        # A cube's shadow is the tray, darker: same tint, at least about half as light. A
+        # black cube is far darker than that, so it stays an object.
+        tint = np.hypot(lab[..., 1] - look.lab[1], lab[..., 2] - look.lab[2])
+        shadow |= (tint < SHADOW_TINT) & (lab[..., 0] < look.lab[0]) & (lab[..., 0] >= SHADOW_DEPTH * look.lab[0])
+    # Glare — the ring light mirrored in the plastic next to the cube — is no part of it either.
+    lightest = max(look.lab[0] for look in looks)
+    chroma = np.hypot(lab[..., 1] - 128.0, lab[..., 2] - 128.0)
+    glare = (lab[..., 0] > lightest + 10.0) & (chroma <= GLARE_CHROMA)
+    differs = (differs & ~shadow & ~glare).astype(np.uint8)
+    side = math.sqrt(w * h)
+    k = max(3, int(side / 20) | 1)
+    differs = cv2.morphologyEx(differs, cv2.MORPH_OPEN, np.ones((k, k), np.uint8))
+    count, labels, stats, centres = cv2.connectedComponentsWithStats(differs, connectivity=8)
+    if count < 2 or stats[1:, cv2.CC_STAT_AREA].max() < max(16, 0.04 * w * h):
+        raise CalibrationError(f"The {sample.color} sample box {box_text(sample.box)} shows no cube: "
+                               "it looks like empty tray. Draw the box around one cube.")
+    # The biggest object, preferring ones near the centre (a neighbour's corner may poke in).
+    off = np.hypot(centres[1:, 0] - w / 2, centres[1:, 1] - h / 2) / side
+    score = stats[1:, cv2.CC_STAT_AREA] * np.clip(1.2 - off, 0.1, 1.0)
+    mask = labels == 1 + int(np.argmax(score))
+    _check_one_colour(lab[mask], sample, lightest)
+    return mask
+
+
+def _ring_looks(ring_lab: np.ndarray) -> list[Reference]:
+    """The local tray around a sample cube, from the box's border ring: its usual look, and a
+    second one when a quarter of the ring is something else that is neither that look's shadow
+    nor glare (a patch or tray edge crossing the box). A neighbouring cube's corner poking into
+    the ring is less than that, so it stays an object."""
+    median = np.median(ring_lab, axis=0)
+    near = np.linalg.norm(ring_lab - median, axis=1) < 30
+    first = Reference.from_lab(BACKGROUND, ring_lab[near] if near.sum() >= 8 else ring_lab)
+    rest = ring_lab[first.distance(ring_lab) > 5.0]
+    tint = np.hypot(rest[:, 1] - first.lab[1], rest[:, 2] - first.lab[2])
+    shadow = (tint < SHADOW_TINT) & (rest[:, 0] >= SHADOW_DEPTH * first.lab[0])
+    glare = (rest[:, 0] > first.lab[0]) & (np.hypot(rest[:, 1] - 128, rest[:, 2] - 128) <= GLARE_CHROMA)
+    other = rest[~shadow & ~glare]
+    if len(other) >= 0.25 * len(ring_lab):
+        return [first, Reference.from_lab(BACKGROUND, other)]
+    return [first]
+
+
+def _check_one_colour(lab: np.ndarray, sample: Sample, tray_lightness: float) -> None:
+    """Raise when a box's object is two cubes of clearly different colours.
+
+    Shading changes a colour's lightness and chroma but hardly its hue, so two halves are two
+    colours when both are colourful and their hues differ, or when one is colourful and the
+    other grey and far darker than any shadow (a black cube beside a coloured one).
+    """
+    if len(lab) < 20:
+        return
+    ab = np.ascontiguousarray(lab[:, 1:] - 128.0, np.float32)
+    criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 0.5)
+    cv2.setRNGSeed(1)
+    _, labels, _ = cv2.kmeans(ab, 2, None, criteria, 2, cv2.KMEANS_PP_CENTERS)
+    labels = labels.ravel()
+    share = float(labels.mean())
+    if min(share, 1 - share) < 0.25:
+        return
+    halves = [lab[labels == j] for j in (0, 1)]
+    a, b = (np.median(h[:, 1:] - 128.0, axis=0) for h in halves)
+    chroma = [float(np.hypot(*a)), float(np.hypot(*b))]
+    hue_gap = abs((math.degrees(math.atan2(a[1], a[0]) - math.atan2(b[1], b[0])) + 180) % 360 - 180)
+    two_hues = min(chroma) > 15 and hue_gap > TWO_HUES
+    grey = int(np.argmin(chroma))
+    black_beside = (chroma[grey] < 8 and chroma[1 - grey] > 30
+                    and float(np.median(halves[grey][:, 0])) < 0.45 * tray_lightness)
+    if two_hues or black_beside:
+        raise CalibrationError(f"The {sample.color} sample box {box_text(sample.box)} holds two "
+                               "colours; draw it around one cube only.")
+
+
+def core(mask: np.ndarray) -> np.ndarray:
+    """The inside of an object mask, away from its edge (which mixes with the tray)."""
+    side = math.sqrt(float(mask.sum()))
+    k = max(3, int(side / 6) | 1)
+    core = cv2.erode(mask.view(np.uint8), np.ones((k, k), np.uint8)).astype(bool)
+    return core if core.sum() >= 12 else mask
+
+
+def is_round(masks: Sequence[np.ndarray]) -> bool:
+    """True when the sample objects are round: a square face fills its tightest rectangle
+    (rotated as needed) almost fully, a disc or an oval only about π/4 of it."""
+    fills = []
+    for mask in masks:
+        contours, _ = cv2.findContours(mask.view(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+        (_, _), (w, h), _ = cv2.minAreaRect(max(contours, key=cv2.contourArea))
+        fills.append(float(mask.sum()) / max(w * h, 1.0))
+    return float(np.median(fills)) < ROUND_FILL

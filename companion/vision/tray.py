@@ -1,0 +1,152 @@
+"""The tray as the calibration learns it: every look of it, from the calibration photo itself.
+
+Everything in the tray outline outside the sample boxes, plus background boxes and the empty
+photo, is tray — dark, bright, wood, two-tone, rails, screws, shadows, reflections — except
+unmarked things shaped like cubes. Its looks are k-means clusters in Lab, each a reference.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+import cv2
+import numpy as np
+
+from companion.vision.classify import BACKGROUND, GLARE_CHROMA, Reference, to_lab
+from companion.vision.errors import CalibrationError
+from companion.vision.samples import SHADOW_DEPTH, SHADOW_TINT, Box, Sample
+
+TRAY_LOOKS = 6  # k-means clusters for the tray
+TRAY_SAMPLE = 30000  # tray pixels the clusters are learned from (a random subset)
+MIN_LOOK_SHARE = 0.003  # a tray look covering less than this share of the tray is noise
+SAME_COLOUR = 2.0  # references of two colours closer than this cannot be told apart
+CLOSE_COLOUR = 4.0  # … closer than this: a warning
+
+
+def sample_area(shape: tuple[int, int], samples: Sequence[Sample], scale: int) -> np.ndarray:
+    """H×W bool at working resolution: the sample boxes, padded (shadows and rims beside the
+    cube stay out of the tray)."""
+    h, w = shape
+    area = np.zeros((h, w), bool)
+    for s in samples:
+        x, y, bw, bh = s.box
+        pad = int(0.25 * max(bw, bh))
+        area[max(0, (y - pad) // scale):(y + bh + pad) // scale + 1,
+             max(0, (x - pad) // scale):(x + bw + pad) // scale + 1] = True
+    return area
+
+
+def tray_pixels(small: np.ndarray, scale: int, samples: Sequence[Sample], backgrounds: Sequence[Box],
+                 roi_points, cube_area: float) -> np.ndarray:
+    """N×3 BGR pixels of tray in the working image: inside the outline, outside every sample
+    box, plus the background boxes — less any unmarked object (see :func:`_unmarked_objects`)."""
+    h, w = small.shape[:2]
+    keep = np.ones((h, w), np.uint8)
+    if roi_points is not None:
+        keep[:] = 0
+        cv2.fillPoly(keep, [np.round(np.array(roi_points, np.float64) / scale).astype(np.int32)], 1)
+    keep[sample_area((h, w), samples, scale)] = 0
+    keep[unmarked_objects(small, keep.view(bool), cube_area)] = 0
+    for x, y, bw, bh in backgrounds:
+        keep[y // scale:(y + bh) // scale + 1, x // scale:(x + bw) // scale + 1] = 1
+    return small[keep.view(bool)]
+
+
+def unmarked_objects(small: np.ndarray, tray: np.ndarray, cube_area: float) -> np.ndarray:
+    """H×W bool: things in the tray area shaped like cubes that no sample box marks (other
+    cubes in the calibration photo), grown by a margin for their rims and shadows.
+
+    What differs from every main look of the tray (a tenth of it or more), and is neither its
+    shadow nor glare, is a candidate; it is an object when it is cube-sized — from a third of a
+    cube to eight cubes, not a thin line, not longer than five cubes — and tray otherwise (a
+    dark strip, a rail, a screw, a stain): that is learned as tray.
+    """
+    pixels = small[tray]
+    if len(pixels) < 200:
+        return np.zeros(tray.shape, bool)
+    sample = pixels[np.random.default_rng(11).choice(len(pixels), min(len(pixels), 8000), replace=False)]
+    lab = to_lab(sample).astype(np.float32)
+    criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 0.5)
+    cv2.setRNGSeed(13)
+    _, labels, _ = cv2.kmeans(lab, 3, None, criteria, 1, cv2.KMEANS_PP_CENTERS)
+    labels = labels.ravel()
+    looks = [Reference.from_lab(BACKGROUND, lab[labels == j]) for j in range(3) if np.mean(labels == j) >= 0.1]
+    full = to_lab(small)
+    flat = full.reshape(-1, 3)
+    differs = np.ones(len(flat), bool)
+    for look in looks:
+        near = look.distance(flat) <= 5.0
+        tint = np.hypot(flat[:, 1] - look.lab[1], flat[:, 2] - look.lab[2])
+        shadow = (tint < SHADOW_TINT) & (flat[:, 0] < look.lab[0]) & (flat[:, 0] >= SHADOW_DEPTH * look.lab[0])
+        differs &= ~near & ~shadow
+    chroma = np.hypot(flat[:, 1] - 128.0, flat[:, 2] - 128.0)
+    differs &= ~((flat[:, 0] > max(look.lab[0] for look in looks)) & (chroma <= GLARE_CHROMA))
+    candidate = (differs.reshape(tray.shape) & tray).view(np.uint8)
+    candidate = cv2.morphologyEx(candidate, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    count, labels_img, stats, _ = cv2.connectedComponentsWithStats(candidate, connectivity=8)
+    side = math.sqrt(cube_area)
+    objects = np.zeros(tray.shape, np.uint8)
+    depth = cv2.distanceTransform(candidate, cv2.DIST_L2, cv2.DIST_MASK_5)
+    for label in range(1, count):
+        area = stats[label, cv2.CC_STAT_AREA]
+        longest = max(stats[label, cv2.CC_STAT_WIDTH], stats[label, cv2.CC_STAT_HEIGHT])
+        if not (0.33 * cube_area <= area <= 8 * cube_area and longest <= 5 * side):
+            continue
+        component = labels_img == label
+        if depth[component].max() >= 0.2 * side:  # not a thin line
+            objects[component] = 1
+    margin = max(3, int(0.3 * side) | 1)
+    return cv2.dilate(objects, np.ones((margin, margin), np.uint8)).view(bool)
+
+
+def tray_references(pixels: np.ndarray, cube_refs: Sequence[Reference]) -> list[Reference]:
+    """The tray's looks: k-means clusters of its pixels in Lab, each a reference."""
+    if len(pixels) < 50:
+        raise CalibrationError("Hardly any empty tray is visible in the calibration photo; "
+                               "leave space around the sample cubes or mark --background boxes.")
+    rng = np.random.default_rng(7)
+    if len(pixels) > TRAY_SAMPLE:
+        pixels = pixels[rng.choice(len(pixels), TRAY_SAMPLE, replace=False)]
+    lab = to_lab(pixels).astype(np.float32)
+    k = min(TRAY_LOOKS, max(1, len(pixels) // 200))
+    criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 30, 0.5)
+    cv2.setRNGSeed(3)
+    _, labels, _ = cv2.kmeans(lab, k, None, criteria, 2, cv2.KMEANS_PP_CENTERS)
+    labels = labels.ravel()
+    refs = []
+    for j in range(k):
+        members = pixels[labels == j]
+        share = len(members) / len(pixels)
+        if share < MIN_LOOK_SHARE or len(members) < 8:
+            continue
+        ref = Reference.from_pixels(BACKGROUND, members, share)
+        if any(c.distance(np.array([ref.lab]))[0] < 1.5 for c in cube_refs):
+            continue  # a look that is a sampled colour itself: unmarked cubes, not tray
+        refs.append(ref)
+    if not refs:
+        raise CalibrationError("The calibration photo shows no empty tray apart from cubes; "
+                               "take it with a few cubes spread out on the tray.")
+    return refs
+
+
+def colour_warnings(cube_refs: Sequence[Reference], tray_refs: Sequence[Reference]) -> list[str]:
+    """Raise when two colours cannot be told apart; warnings when they are close, or a colour
+    is close to the tray."""
+    warnings = []
+    for i, a in enumerate(cube_refs):
+        for b in cube_refs[i + 1:]:
+            if a.code == b.code:
+                continue
+            d = min(a.distance(np.array([b.lab]))[0], b.distance(np.array([a.lab]))[0])
+            if d < SAME_COLOUR:
+                raise CalibrationError(f"The {a.name} and {b.name} samples look the same to the camera; "
+                                       "check that each box holds the right cube, or improve the light.")
+            if d < CLOSE_COLOUR:
+                warnings.append(f"{a.name.capitalize()} and {b.name} look alike under this light; "
+                                "check those counts, or add light.")
+    for a in cube_refs:
+        if any(a.distance(np.array([t.lab]))[0] < 3.0 for t in tray_refs):
+            warnings.append(f"{a.name.capitalize()} cubes look like part of the tray here; "
+                            "a different background under the tray would help.")
+    return sorted(set(warnings))
