@@ -3,31 +3,36 @@
 Rules the count follows (documented for players in docs/vision.md):
 - A cube counts when the centre of its visible face lies inside the tray outline (ROI), so a
   cube cut by the outline counts once or not at all, never twice.
-- The size of one cube is read from the frame itself, from its lone objects (blobs shaped like
-  one object, see below, of a plausible area): their median area over the calibrated cube's.
-  The camera may sit higher or lower than at calibration: with a tray outline (a camera fixed
-  to the tower) the size may change by ×0.7 to ×1.5 (±30 % of height); without one, photos may
-  come from any distance (×0.5 to ×2). A frame of clusters only (with an outline) is bracketed
-  by its narrowest cluster (never narrower than one cube, an L or T about 1.17× wider) and
-  takes, within that bracket, the size that makes every cluster's area closest to a whole
-  number of cubes; without an outline, where objects differ in size, the median width of its
-  clusters (a chain is about as wide as one object).
-- A blob never holds fewer objects than it has separate cores (parts deeper than 0.65 of a
-  cube's radius): touching round objects meet at a narrow waist, which splits their cores.
-  When the samples are round (sweets, beads: they fill about π/4 of their tightest
-  rectangle, a cube's face all of it), objects also differ in size, so the cores are counted
-  at several depths (0.5 to 1 radius), the most win, and that number stands unless the area
-  says at least 0.75 of an object more.
+- The size of one cube is read from the frame itself (:mod:`companion.vision.sizing`), from its
+  lone objects (blobs shaped like one object, see below, of a plausible area): their median
+  area over the calibrated cube's. The camera may sit higher or lower than at calibration: with
+  a tray outline (a camera fixed to the tower) by ×0.7 to ×1.5 (±30 % of height); without one,
+  photos may come from any distance (×0.5 to ×2). A frame of clusters only (with an outline)
+  is bracketed by its narrowest cluster (never narrower than one cube, an L or T about 1.17×
+  wider) and takes, within that bracket, the size that makes every cluster's area closest to a
+  whole number of cubes; without an outline, where objects differ in size, the median width of
+  its clusters (a chain is about as wide as one object).
+- A blob holds ``round(area / one cube)`` objects — its area counting every pixel of a
+  colour, ambiguous or not, and the pixels of no colour inside it (dark bevels, glare, rims) —
+  and never fewer than it has separate cores (parts deeper than 0.65 of a cube's radius):
+  touching round objects meet at a narrow waist, which splits their cores. When the samples
+  are round (sweets, beads: they fill about π/4 of their tightest rectangle, a cube's face all
+  of it), objects also differ in size, so the cores are counted at several depths (0.5 to 1
+  radius), the most win, and that number stands unless the area says 0.75 of an object more.
 - A blob of one colour (80 % of its votes) with no waist (convex: solidity ≥ 0.92, thin rims
   aside), no more than 1.7 times as long as it is wide, is *one* object as long as its area is
-  under 2.2 cubes: two touching cubes make a rectangle twice as long as wide, and a 2×2 block
-  has four cubes' area; only one object is
-  that compact. It counts as one even when it is small (down to 0.3 of a cube, when its
-  radius is at least half a cube's).
-- A blob whose colour lies between two learned colours is doubtful too, naming both; one
-  whose mean colour is far from every reference of the colour its pixels lean to (a cube of a
-  colour with no sample, a foreign object) is ``unknown``.
-- A blob that is mostly of no calibrated colour is ``unknown``: reported, never guessed.
+  under 2.2 cubes — two touching cubes make a rectangle twice as long as wide, and a 2×2 block
+  has four cubes' area — even when it is small (down to 0.3 of a cube, when its radius is at
+  least half a cube's).
+- Which colour each object is: :mod:`companion.vision.placing`.
+- The confidence of a cube is ``1 − 2·|area ratio − n|`` (0 halfway between two counts) times
+  the share of its blob's votes that agree with the colours given out, times the share of its
+  pixels of a known colour, halved when its colour is doubtful. A blob more than 0.3 from a
+  whole number of cubes is *doubtful* (size); so is one whose mean colour lies nearly as close
+  to another colour (colour).
+- A blob mostly of no calibrated colour, or an object whose mean colour is far from every
+  reference of the colour its pixels lean to (a cube of a colour with no sample, a token), is
+  ``unknown``: reported, never guessed.
 - A cube lying on top of another hides it; the camera cannot count what it does not see.
 """
 
@@ -47,24 +52,17 @@ from companion.vision.classify import AMBIGUOUS, BACKGROUND, UNKNOWN, shade_dist
 from companion.vision.colors import CUBE_COLORS
 from companion.vision.errors import ImageSizeError
 from companion.vision.frontend import class_map
-from companion.vision.segment import Blobs, class_pixels, cores, find_blobs
+from companion.vision.placing import place_objects
+from companion.vision.segment import Blobs, cores, find_blobs
+from companion.vision.sizing import COMPACT, Shapes, size_factor
 
 MIN_FRACTION = 0.5  # less than half a cube's area of a colour in a blob is a rim, not a cube
 UNKNOWN_SHARE = 0.5  # a blob is unknown when at least this share of it has no known colour
-SIZE_PRIOR = 0.5  # weight of the pull towards the likeliest size for frames of clusters only
-# Blobs whose radius over the calibrated one lies outside this range do not vote on the size.
-# With a tray outline the camera is fixed to the tower: only its height may have changed
-# (±30 % → ×0.77 to ×1.43). Without one, photos may come from any distance.
-SIZE_VOTE_FIXED = (0.7, 1.5)
-SIZE_VOTE_FREE = (0.5, 2.0)
 SIZE_DOUBT = 0.3  # a cluster ratio this far from a whole number is doubtful
 CORE_DEPTH = 0.65  # of a cube's radius: deeper than this is a cube's core (see segment.cores)
 PEAK_DEPTHS = (0.5, 0.6, 0.7, 0.8, 0.9, 1.0)  # round objects: cores counted at each depth, the most win
 ROUND_SLACK = 0.75  # round objects: area may exceed the waists' count by this much and not add one
-COMPACT = (0.92, 1.7, 2.2)  # solidity at least, length over width at most, cube areas under: one object
-ONE_COLOUR = 0.8  # … and this share of its colour votes for one colour
-POINTS_PER_CUBE = 120  # pixels per cube k-means looks at when it places touching cubes
-CONTENDER = 0.3  # a colour with this share of the leading colour's votes in a place contends for it
+ONE_COLOUR = 0.8  # share of a blob's colour votes for one colour that makes it one-coloured
 NO_SUCH_COLOUR = 3.0  # an object whose mean colour is this far from its colour is of none
 COLOUR_DOUBT = 0.7  # own-colour distance over next colour's distance above this: doubtful
 
@@ -200,148 +198,6 @@ def _inside(geo: _Geometry, x: float, y: float) -> bool:
     return 0 <= xi < w and 0 <= yi < h and bool(geo.roi_mask[yi, xi])
 
 
-def _objects(blobs: Blobs, classes: np.ndarray, relit: np.ndarray, colour_refs: tuple, label: int,
-             votes: np.ndarray, n: int) -> list[tuple[int, float, float]]:
-    """The ``n`` cubes of one blob as (colour code, x, y), working pixels.
-
-    One colour: centres by k-means on its pixels. Several colours: the blob's pixels are split
-    into ``n`` places by k-means on their positions, and each place takes the colour most of
-    its pixels vote for (confident pixels fully, ambiguous ones a quarter) — so a cube that
-    reads partly as its neighbour's colour is still one cube of its own colour.
-    """
-    codes = np.flatnonzero(votes > 0.1 * votes.sum()) + 1
-    if len(codes) == 1 or n == 1:
-        code = int(codes[np.argmax(votes[codes - 1])]) if n == 1 else int(codes[0])
-        return [(code, x, y) for x, y in _centres(blobs, classes, label, [code, code + AMBIGUOUS], n)]
-    x, y, w, h = (int(v) for v in blobs.stats[label, :4])
-    sub_classes = classes[y:y + h, x:x + w]
-    inside = blobs.labels[y:y + h, x:x + w] == label
-    colour = inside & (((sub_classes >= 1) & (sub_classes < UNKNOWN))
-                       | ((sub_classes > AMBIGUOUS) & (sub_classes < UNKNOWN + AMBIGUOUS)))
-    ys, xs = np.nonzero(colour)
-    step = max(1, len(ys) // (POINTS_PER_CUBE * n))  # k-means needs no more (speed)
-    ys, xs = ys[::step], xs[::step]
-    pts = np.stack([xs + x, ys + y], axis=1).astype(np.float32)
-    if len(pts) < n:
-        return []
-    criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 0.2)
-    cv2.setRNGSeed(n)
-    _, assign, centres = cv2.kmeans(pts, n, None, criteria, 1, cv2.KMEANS_PP_CENTERS)
-    px_codes = sub_classes[ys, xs].astype(np.int64)
-    weight = np.where(px_codes > AMBIGUOUS, 0.25, 1.0)
-    base_code = np.where(px_codes > AMBIGUOUS, px_codes - AMBIGUOUS, px_codes)
-    tally = np.zeros((n, UNKNOWN), np.float64)
-    np.add.at(tally, (assign.ravel(), base_code), weight)
-    # Where two colours both hold a good part of a place's votes (a dark red and a purple
-    # read alike pixel by pixel), the place's mean colour decides: averaging cancels the noise.
-    colours = relit[y:y + h, x:x + w][ys, xs].astype(np.float64)
-    out = []
-    for k, (cx, cy) in enumerate(centres):
-        votes_k = tally[k, 1:]
-        contenders = np.flatnonzero(votes_k >= CONTENDER * votes_k.max()) + 1
-        code = int(np.argmax(votes_k)) + 1
-        if len(contenders) > 1:
-            mean = colours[assign.ravel() == k].mean(axis=0)
-            lab = to_lab(mean[None, :].astype(np.uint8)) - (0.0, 128.0, 128.0)
-            best = {}
-            for ref_code, ref_mean, inv, shades in colour_refs:
-                if ref_code in contenders:
-                    d = float(shade_distance(lab, ref_mean, inv, shades)[0])
-                    best[ref_code] = min(best.get(ref_code, math.inf), d)
-            code = min(best, key=best.get)
-        out.append((code, float(cx), float(cy)))
-    return out
-
-
-def _centres(blobs: Blobs, classes: np.ndarray, label: int, codes: list[int], n: int) -> list[tuple[float, float]]:
-    """Centres of ``n`` touching cubes of one colour: k-means on that colour's pixels."""
-    if n == 1:
-        a = blobs.histogram[label, codes].sum()
-        return [(blobs.sum_x[label, codes].sum() / a, blobs.sum_y[label, codes].sum() / a)]
-    pts = class_pixels(blobs, classes, label, codes)
-    pts = pts[::max(1, len(pts) // (POINTS_PER_CUBE * n))]  # k-means needs no more (speed)
-    if len(pts) < n:
-        return [tuple(pts.mean(axis=0))] * n if len(pts) else []
-    criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 0.2)
-    cv2.setRNGSeed(n)
-    _, _, centres = cv2.kmeans(pts, n, None, criteria, 1, cv2.KMEANS_PP_CENTERS)
-    return [(float(cx), float(cy)) for cx, cy in centres]
-
-
-def _size_factor(blobs: Blobs, geo: _Geometry, shapes: _Shapes, candidates: np.ndarray,
-                 area: np.ndarray) -> float:
-    """This frame's cube size over the calibrated one (see the module's rules)."""
-    low, high = SIZE_VOTE_FREE if geo.roi_mask is None else SIZE_VOTE_FIXED
-    # Best evidence: lone objects (compact, of a plausible area) — their area is their size.
-    plausible = candidates[(area[candidates] >= low ** 2 * geo.unit_area)
-                           & (area[candidates] <= high ** 2 * geo.unit_area)]
-    lone = [int(b) for b in plausible if shapes.one_object(int(b), 0.5 * low * geo.unit_radius)]
-    if lone:  # area: finer than the width, and it scales exactly with the size
-        factor = float(np.sqrt(np.median(area[lone]) / geo.unit_area))
-    elif geo.roi_mask is not None and len(candidates):
-        # Only clusters of one size of cube. A cluster is never narrower than one cube, and an
-        # L or a T only about 1.17× wider: the narrowest cluster brackets the size. Within that
-        # bracket, the size that makes every cluster a whole number of cubes.
-        narrowest = float((blobs.radius[candidates] / geo.unit_radius).min())
-        factor = _whole_cubes_size(area[candidates] / geo.unit_area,
-                                   max(low, narrowest / 1.3), min(high, narrowest * 1.05),
-                                   narrowest / 1.1)
-    else:
-        # Only clusters of objects of mixed sizes: a chain is about as wide as one object.
-        ratio = blobs.radius[candidates] / geo.unit_radius
-        votes = ratio[(ratio >= low) & (ratio <= high)]
-        factor = float(np.median(votes)) if len(votes) else 1.0
-    return factor
-
-
-def _whole_cubes_size(areas: np.ndarray, low: float, high: float, likely: float) -> float:
-    """The size factor in [low, high] that makes ``areas`` (in calibrated cubes) closest to
-    whole numbers of cubes (sum of squared remainders, plus a pull towards ``likely`` that
-    decides when several sizes fit equally well)."""
-    if high <= low:
-        return float(min(max(likely, low), high)) if high > 0 else 1.0
-    factors = np.linspace(low, high, 81)
-    ratios = areas[None, :] / (factors[:, None] ** 2)
-    misfit = ((ratios - np.maximum(np.round(ratios), 1)) ** 2).sum(axis=1)
-    cost = misfit + SIZE_PRIOR * np.log(factors / likely) ** 2
-    return float(factors[int(np.argmin(cost))])
-
-
-class _Shapes:
-    """Whether a frame's blobs are shaped like one object — convex, compact, not a crumb —
-    each blob measured once however often it is asked."""
-
-    def __init__(self, blobs: Blobs, unit_radius: float) -> None:
-        self.blobs = blobs
-        # Thin rims and shadow crescents say nothing about an object's shape: opened away.
-        k = max(3, int(0.4 * unit_radius) | 1)
-        self._kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
-        self._compact: dict[int, bool] = {}
-
-    def one_object(self, label: int, min_radius: float) -> bool:
-        if self.blobs.radius[label] < min_radius:
-            return False
-        if label not in self._compact:
-            self._compact[label] = self._measure(label)
-        return self._compact[label]
-
-    def _measure(self, label: int) -> bool:
-        x, y, w, h = (int(v) for v in self.blobs.stats[label, :4])
-        mask = (self.blobs.labels[y:y + h, x:x + w] == label).view(np.uint8)
-        mask = cv2.copyMakeBorder(mask, 1, 1, 1, 1, cv2.BORDER_CONSTANT, value=0)
-        mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, self._kernel)
-        contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-        if not contours:
-            return False
-        outline = max(contours, key=cv2.contourArea)
-        hull = cv2.contourArea(cv2.convexHull(outline))
-        (_, _), (rw, rh), _ = cv2.minAreaRect(outline)
-        if hull <= 0 or min(rw, rh) <= 0:
-            return False
-        solidity = cv2.countNonZero(mask) / (hull + cv2.arcLength(outline, True) / 2)  # pixel areas
-        return solidity >= COMPACT[0] and max(rw, rh) / min(rw, rh) <= COMPACT[1]
-
-
 def _colour_doubts(geo: _Geometry, blobs: Blobs,
                    pieces: list[tuple[int, int]]) -> list[tuple[float, str | None]]:
     """For each (blob, colour code) piece: the distance of its pixels' mean colour to that
@@ -414,9 +270,9 @@ def count_cubes(image: np.ndarray, calibration: Calibration,
     area = np.where(is_unknown, (confident + ambiguous).sum(axis=1), hist[:, 1:].sum(axis=1))
     area[0] = 0.0  # label 0 is the tray
     has_colour = votes.sum(axis=1) > 0
-    shapes = _Shapes(blobs, geo.unit_radius)
-    factor = _size_factor(blobs, geo, shapes, np.flatnonzero(has_colour & ~is_unknown & (area >= 0.2 * geo.unit_area)),
-                          area)
+    shapes = Shapes(blobs, geo.unit_radius)
+    voters = np.flatnonzero(has_colour & ~is_unknown & (area >= 0.2 * geo.unit_area))
+    factor = size_factor(blobs, shapes, voters, area, geo.unit_area, geo.unit_radius, geo.roi_mask is not None)
     unit = geo.unit_area * factor * factor
     cube_blobs = np.flatnonzero(has_colour & (area >= 0.3 * unit))
 
@@ -434,7 +290,7 @@ def count_cubes(image: np.ndarray, calibration: Calibration,
             ratio = min(max(ratio, 1.0 - SIZE_DOUBT), 1.0 + SIZE_DOUBT)  # its size is no doubt
         elif ratio < MIN_FRACTION:
             continue
-        found.append((int(label), ratio, n, _objects(blobs, classes, relit, geo.colour_refs, int(label),
+        found.append((int(label), ratio, n, place_objects(blobs, classes, relit, geo.colour_refs, int(label),
                                                      votes[label], n)))
     pieces = [(label, code) for label, _, _, objects in found for code in sorted({c for c, _, _ in objects})]
     doubt_of = dict(zip(pieces, _colour_doubts(geo, blobs, pieces)))

@@ -40,7 +40,7 @@ def sample_area(shape: tuple[int, int], samples: Sequence[Sample], scale: int) -
 def tray_pixels(small: np.ndarray, scale: int, samples: Sequence[Sample], backgrounds: Sequence[Box],
                  roi_points, cube_area: float) -> np.ndarray:
     """N×3 BGR pixels of tray in the working image: inside the outline, outside every sample
-    box, plus the background boxes — less any unmarked object (see :func:`_unmarked_objects`)."""
+    box, plus the background boxes — less any unmarked object (see :func:`unmarked_objects`)."""
     h, w = small.shape[:2]
     keep = np.ones((h, w), np.uint8)
     if roi_points is not None:

@@ -1,0 +1,87 @@
+"""Where the cubes of a blob lie and which colour each is.
+
+One colour: centres by k-means on its pixels. Several colours: the blob is split into its
+objects by k-means on pixel positions, and each object takes the colour most of its pixels vote
+for; where two colours both hold a good part of an object's votes, its mean colour decides.
+"""
+
+from __future__ import annotations
+
+import math
+
+import cv2
+import numpy as np
+
+from companion.vision.classify import AMBIGUOUS, UNKNOWN, shade_distance, to_lab
+from companion.vision.segment import Blobs, class_pixels
+
+POINTS_PER_CUBE = 120  # pixels per cube k-means looks at when it places touching cubes
+CONTENDER = 0.3  # a colour with this share of the leading colour's votes in a place contends for it
+
+
+def place_objects(blobs: Blobs, classes: np.ndarray, relit: np.ndarray, colour_refs: tuple, label: int,
+             votes: np.ndarray, n: int) -> list[tuple[int, float, float]]:
+    """The ``n`` cubes of one blob as (colour code, x, y), working pixels.
+
+    One colour: centres by k-means on its pixels. Several colours: the blob's pixels are split
+    into ``n`` places by k-means on their positions, and each place takes the colour most of
+    its pixels vote for (confident pixels fully, ambiguous ones a quarter) — so a cube that
+    reads partly as its neighbour's colour is still one cube of its own colour.
+    """
+    codes = np.flatnonzero(votes > 0.1 * votes.sum()) + 1
+    if len(codes) == 1 or n == 1:
+        code = int(codes[np.argmax(votes[codes - 1])]) if n == 1 else int(codes[0])
+        return [(code, x, y) for x, y in cube_centres(blobs, classes, label, [code, code + AMBIGUOUS], n)]
+    x, y, w, h = (int(v) for v in blobs.stats[label, :4])
+    sub_classes = classes[y:y + h, x:x + w]
+    inside = blobs.labels[y:y + h, x:x + w] == label
+    colour = inside & (((sub_classes >= 1) & (sub_classes < UNKNOWN))
+                       | ((sub_classes > AMBIGUOUS) & (sub_classes < UNKNOWN + AMBIGUOUS)))
+    ys, xs = np.nonzero(colour)
+    step = max(1, len(ys) // (POINTS_PER_CUBE * n))  # k-means needs no more (speed)
+    ys, xs = ys[::step], xs[::step]
+    pts = np.stack([xs + x, ys + y], axis=1).astype(np.float32)
+    if len(pts) < n:
+        return []
+    criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 0.2)
+    cv2.setRNGSeed(n)
+    _, assign, centres = cv2.kmeans(pts, n, None, criteria, 1, cv2.KMEANS_PP_CENTERS)
+    px_codes = sub_classes[ys, xs].astype(np.int64)
+    weight = np.where(px_codes > AMBIGUOUS, 0.25, 1.0)
+    base_code = np.where(px_codes > AMBIGUOUS, px_codes - AMBIGUOUS, px_codes)
+    tally = np.zeros((n, UNKNOWN), np.float64)
+    np.add.at(tally, (assign.ravel(), base_code), weight)
+    # Where two colours both hold a good part of a place's votes (a dark red and a purple
+    # read alike pixel by pixel), the place's mean colour decides: averaging cancels the noise.
+    colours = relit[y:y + h, x:x + w][ys, xs].astype(np.float64)
+    out = []
+    for k, (cx, cy) in enumerate(centres):
+        votes_k = tally[k, 1:]
+        contenders = np.flatnonzero(votes_k >= CONTENDER * votes_k.max()) + 1
+        code = int(np.argmax(votes_k)) + 1
+        if len(contenders) > 1:
+            mean = colours[assign.ravel() == k].mean(axis=0)
+            lab = to_lab(mean[None, :].astype(np.uint8)) - (0.0, 128.0, 128.0)
+            best = {}
+            for ref_code, ref_mean, inv, shades in colour_refs:
+                if ref_code in contenders:
+                    d = float(shade_distance(lab, ref_mean, inv, shades)[0])
+                    best[ref_code] = min(best.get(ref_code, math.inf), d)
+            code = min(best, key=best.get)
+        out.append((code, float(cx), float(cy)))
+    return out
+
+
+def cube_centres(blobs: Blobs, classes: np.ndarray, label: int, codes: list[int], n: int) -> list[tuple[float, float]]:
+    """Centres of ``n`` touching cubes of one colour: k-means on that colour's pixels."""
+    if n == 1:
+        a = blobs.histogram[label, codes].sum()
+        return [(blobs.sum_x[label, codes].sum() / a, blobs.sum_y[label, codes].sum() / a)]
+    pts = class_pixels(blobs, classes, label, codes)
+    pts = pts[::max(1, len(pts) // (POINTS_PER_CUBE * n))]  # k-means needs no more (speed)
+    if len(pts) < n:
+        return [tuple(pts.mean(axis=0))] * n if len(pts) else []
+    criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 0.2)
+    cv2.setRNGSeed(n)
+    _, _, centres = cv2.kmeans(pts, n, None, criteria, 1, cv2.KMEANS_PP_CENTERS)
+    return [(float(cx), float(cy)) for cx, cy in centres]

@@ -1,0 +1,97 @@
+"""How big a cube is in this frame, and which blobs are shaped like one object.
+
+The camera may sit higher or lower than when it was calibrated; the counter reads the size of a
+cube from the frame itself (rules in :mod:`companion.vision.counting`).
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from companion.vision.segment import Blobs
+
+# Blobs whose radius over the calibrated one lies outside this range do not vote on the size.
+# With a tray outline the camera is fixed to the tower: only its height may have changed
+# (±30 % → ×0.77 to ×1.43). Without one, photos may come from any distance.
+SIZE_VOTE_FIXED = (0.7, 1.5)
+SIZE_VOTE_FREE = (0.5, 2.0)
+SIZE_PRIOR = 0.5  # weight of the pull towards the likeliest size for frames of clusters only
+COMPACT = (0.92, 1.7, 2.2)  # solidity at least, length over width at most, cube areas under: one object
+
+
+def size_factor(blobs: Blobs, shapes: Shapes, candidates: np.ndarray, area: np.ndarray,
+                unit_area: float, unit_radius: float, fixed_camera: bool) -> float:
+    """This frame's cube size over the calibrated one (rules in :mod:`companion.vision.counting`).
+
+    ``candidates`` are the blob labels that may vote, ``area`` every blob's cube area, and
+    ``unit_area`` / ``unit_radius`` one calibrated cube at working resolution."""
+    low, high = SIZE_VOTE_FREE if not fixed_camera else SIZE_VOTE_FIXED
+    # Best evidence: lone objects (compact, of a plausible area) — their area is their size.
+    plausible = candidates[(area[candidates] >= low ** 2 * unit_area)
+                           & (area[candidates] <= high ** 2 * unit_area)]
+    lone = [int(b) for b in plausible if shapes.one_object(int(b), 0.5 * low * unit_radius)]
+    if lone:  # area: finer than the width, and it scales exactly with the size
+        factor = float(np.sqrt(np.median(area[lone]) / unit_area))
+    elif fixed_camera and len(candidates):
+        # Only clusters of one size of cube. A cluster is never narrower than one cube, and an
+        # L or a T only about 1.17× wider: the narrowest cluster brackets the size. Within that
+        # bracket, the size that makes every cluster a whole number of cubes.
+        narrowest = float((blobs.radius[candidates] / unit_radius).min())
+        factor = whole_cubes_size(area[candidates] / unit_area,
+                                   max(low, narrowest / 1.3), min(high, narrowest * 1.05),
+                                   narrowest / 1.1)
+    else:
+        # Only clusters of objects of mixed sizes: a chain is about as wide as one object.
+        ratio = blobs.radius[candidates] / unit_radius
+        votes = ratio[(ratio >= low) & (ratio <= high)]
+        factor = float(np.median(votes)) if len(votes) else 1.0
+    return factor
+
+
+def whole_cubes_size(areas: np.ndarray, low: float, high: float, likely: float) -> float:
+    """The size factor in [low, high] that makes ``areas`` (in calibrated cubes) closest to
+    whole numbers of cubes (sum of squared remainders, plus a pull towards ``likely`` that
+    decides when several sizes fit equally well)."""
+    if high <= low:
+        return float(min(max(likely, low), high)) if high > 0 else 1.0
+    factors = np.linspace(low, high, 81)
+    ratios = areas[None, :] / (factors[:, None] ** 2)
+    misfit = ((ratios - np.maximum(np.round(ratios), 1)) ** 2).sum(axis=1)
+    cost = misfit + SIZE_PRIOR * np.log(factors / likely) ** 2
+    return float(factors[int(np.argmin(cost))])
+
+
+class Shapes:
+    """Whether a frame's blobs are shaped like one object — convex, compact, not a crumb —
+    each blob measured once however often it is asked."""
+
+    def __init__(self, blobs: Blobs, unit_radius: float) -> None:
+        self.blobs = blobs
+        # Thin rims and shadow crescents say nothing about an object's shape: opened away.
+        k = max(3, int(0.4 * unit_radius) | 1)
+        self._kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
+        self._compact: dict[int, bool] = {}
+
+    def one_object(self, label: int, min_radius: float) -> bool:
+        if self.blobs.radius[label] < min_radius:
+            return False
+        if label not in self._compact:
+            self._compact[label] = self._measure(label)
+        return self._compact[label]
+
+    def _measure(self, label: int) -> bool:
+        x, y, w, h = (int(v) for v in self.blobs.stats[label, :4])
+        mask = (self.blobs.labels[y:y + h, x:x + w] == label).view(np.uint8)
+        mask = cv2.copyMakeBorder(mask, 1, 1, 1, 1, cv2.BORDER_CONSTANT, value=0)
+        mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, self._kernel)
+        contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+        if not contours:
+            return False
+        outline = max(contours, key=cv2.contourArea)
+        hull = cv2.contourArea(cv2.convexHull(outline))
+        (_, _), (rw, rh), _ = cv2.minAreaRect(outline)
+        if hull <= 0 or min(rw, rh) <= 0:
+            return False
+        solidity = cv2.countNonZero(mask) / (hull + cv2.arcLength(outline, True) / 2)  # pixel areas
+        return solidity >= COMPACT[0] and max(rw, rh) / min(rw, rh) <= COMPACT[1]
