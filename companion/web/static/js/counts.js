@@ -44,10 +44,50 @@ export function pressBlock(ctx, onReading) {
     }
   } }, t("press_button"));
   const manual = el("button", { type: "button", class: "btn", id: "manual-count", onclick: () => onReading(null) }, t("count_by_hand"));
+  const notice = el("p", { class: "notice", id: "calibration-notice", role: "note", hidden: true });
+  calibrationGaps(ctx).then((missing) => {
+    if (!missing.length) return;
+    notice.replaceChildren(t("camera_lacks_colours", { colours: missing.map(colourName).join(", ") }), " ",
+      el("a", { href: "/tower" }, t("calibrate_camera")));
+    notice.hidden = false;
+    manual.classList.add("primary");
+  });
   return el("section", { class: "panel press" },
     el("p", { class: "big-instruction" }, el("strong", {}, t("throw_then_press"))),
     el("p", { class: "hint" }, t("physical_button_hint")),
+    notice,
     el("div", { class: "row" }, press, manual), status, error);
+}
+
+/** The game's colours (and green) that the camera's calibration has no sample of — the tablet
+ *  says so before the throw; the server refuses a camera count for them anyway. */
+async function calibrationGaps(ctx) {
+  try {
+    const tower = await api("/api/tower");
+    if (!tower.calibrated || !Array.isArray(tower.calibrated_colors)) return [];
+    const known = new Set(tower.calibrated_colors);
+    return [...(ctx.state.colors || []), "green"].filter((c) => !known.has(c));
+  } catch {
+    return []; // the tower page says what is wrong with the camera
+  }
+}
+
+/** What the camera doubted in the stored reading (least sure first), or [] — for the
+ *  correction screen, so the players check those first. */
+async function doubtsOf(readingId) {
+  if (!readingId) return [];
+  try {
+    const answer = await api(`/api/readings/${readingId}`);
+    return Array.isArray(answer.reading?.doubtful) ? answer.reading.doubtful : [];
+  } catch {
+    return [];
+  }
+}
+
+function doubtText(doubt) {
+  return doubt.reason === "colour"
+    ? t("camera_doubt_colour", { other: colourName(doubt.alternative) })
+    : t("camera_doubt_size", { n: doubt.cubes, other: doubt.alternative });
 }
 
 /** Who made a change, in words: this device, a named one, or "another tablet". */
@@ -144,6 +184,20 @@ export function countEditor(ctx, colours, onchange) {
   paintCamera();
   paintChanges();
   const reading = ctx.state.reading;
+  // The colours the camera doubted go first, each saying what it doubted.
+  doubtsOf(reading?.id).then((doubts) => {
+    const seen = new Set();
+    for (const doubt of [...doubts].reverse()) {
+      const row = editor.querySelector(`.count-row[data-colour="${doubt.color}"]`);
+      if (!row) continue;
+      row.classList.add("doubtful");
+      if (!seen.has(doubt.color)) {
+        row.append(el("span", { class: "doubt", "data-doubt": doubt.reason }, doubtText(doubt)));
+        seen.add(doubt.color);
+      }
+      editor.prepend(row);
+    }
+  });
   const photo = reading?.id ? `/api/readings/${reading.id}/annotated.jpg` : null;
   return {
     node: el("div", { class: "reading" },
