@@ -36,6 +36,7 @@ class HardwareSettings:
     calibration_path: Path | None = None
     exposure_lock_path: Path | None = None
     sim_seed: int = 0
+    sim_calibration_path: Path | None = None  # simulated tower: a calibration of the renderer's tray
     sim_retain: float = DEFAULT_RETAIN_PROBABILITY
     sim_release: float = DEFAULT_RELEASE_PROBABILITY
     retry_interval: float = 5.0
@@ -69,6 +70,7 @@ def hardware_settings(settings: Any = None, environ: Mapping[str, str] | None = 
         calibration_path=Path(calibration) if calibration else data_dir / "calibration.json",
         exposure_lock_path=Path(lock) if lock else data_dir / "camera-lock.json",
         sim_seed=_number(env, "COMPANION_SIM_SEED", 0, int),
+        sim_calibration_path=Path(env["COMPANION_SIM_CALIBRATION"]) if env.get("COMPANION_SIM_CALIBRATION") else None,
         sim_retain=_number(env, "COMPANION_SIM_RETAIN", DEFAULT_RETAIN_PROBABILITY, float),
         sim_release=_number(env, "COMPANION_SIM_RELEASE", DEFAULT_RELEASE_PROBABILITY, float),
         retry_interval=_number(env, "COMPANION_HW_RETRY", 5.0, float),

@@ -132,7 +132,11 @@ class Tower:
                     simulator=simulator, retry_interval=hw.retry_interval, notes=notes)
         if kind["value"] != "synthetic":
             tower.simulator = None  # a real (or replayed) camera: the players throw by hand
-        if tower.simulated:  # the renderer's tray has its own, matching calibration
+        if tower.simulated and hw.sim_calibration_path is not None:
+            # A calibration made on the renderer's tray (with fewer colours, say), to try the
+            # flows a real tower's calibration leads to.
+            tower.calibration = _calibration_file(hw.sim_calibration_path, tower.notes)
+        elif tower.simulated:  # the renderer's tray has its own, matching calibration
             from companion.vision.synthetic import synthetic_calibration
 
             tower.calibration = synthetic_calibration()

@@ -44,14 +44,15 @@ def _health(url: str) -> dict | None:
 class Server:
     """A running ``python -m companion serve``; ``url`` is its base address."""
 
-    def __init__(self, data_dir: Path, log_path: Path, port: int | None = None) -> None:
+    def __init__(self, data_dir: Path, log_path: Path, port: int | None = None,
+                 env: dict[str, str] | None = None) -> None:
         self.port = port or _free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.data_dir = data_dir
         self.log_path = log_path
         env = {**os.environ, "PORT": str(self.port), "HOST": "127.0.0.1",
                "COMPANION_DATA": str(data_dir), "COMPANION_CAMERA": "synthetic",
-               "COMPANION_GPIO": "mock", "COMPANION_SIM_SEED": SIM_SEED}
+               "COMPANION_GPIO": "mock", "COMPANION_SIM_SEED": SIM_SEED, **(env or {})}
         self._log = log_path.open("a")
         self.process = subprocess.Popen([sys.executable, "-m", "companion", "serve"], cwd=ROOT,
                                         env=env, stdout=self._log, stderr=subprocess.STDOUT)

@@ -66,7 +66,7 @@ async function calibrationGaps(ctx) {
     const tower = await api("/api/tower");
     if (!tower.calibrated || !Array.isArray(tower.calibrated_colors)) return [];
     const known = new Set(tower.calibrated_colors);
-    return [...(ctx.state.colors || []), "green"].filter((c) => !known.has(c));
+    return [...(ctx.state.players || []).map((p) => p.color), "green"].filter((c) => !known.has(c));
   } catch {
     return []; // the tower page says what is wrong with the camera
   }
