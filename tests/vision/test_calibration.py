@@ -1,6 +1,7 @@
 import json
 from dataclasses import replace
 
+import numpy as np
 import pytest
 
 from companion.vision.calibration import (Calibration, Sample, calibrate, load_calibration,
@@ -116,6 +117,8 @@ def test_unknown_colour_and_bad_outline(photo):
         calibrate(frame.image, samples, roi=[(0, 0), (10, 10)])
     with pytest.raises(CalibrationError, match="outside"):
         calibrate(frame.image, samples, roi=[(0, 0), (2000, 0), (0, 500)])
+    with pytest.raises(CalibrationError, match="almost no area"):  # an empty outline
+        calibrate(frame.image, samples, roi=[(100, 100), (600, 100), (1100, 100)])
 
 
 def test_unusable_images(photo):
@@ -177,3 +180,17 @@ def test_calibration_is_immutable(calibration):
     with pytest.raises(AttributeError):
         calibration.scale = 3  # type: ignore[misc]
     assert isinstance(replace(calibration, scale=1), Calibration)
+
+
+def test_a_corrupt_or_foreign_calibration_photo_is_refused(photo, tmp_path):
+    from companion.vision.imageio import read_image
+
+    frame, samples, _ = photo
+    broken = tmp_path / "cal.jpg"
+    broken.write_bytes(b"\xff\xd8\xff\xe0 not really a jpeg")
+    with pytest.raises(ImageReadError, match="not a picture"):
+        read_image(broken)
+    # A calibration from another camera (another photo shape, with an outline) refuses photos.
+    cal = calibrate(frame.image, samples, roi=frame.roi)
+    with pytest.raises(ImageSizeError, match="another camera"):
+        count_cubes(np.zeros((720, 1280, 3), np.uint8), cal)
