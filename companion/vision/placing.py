@@ -15,7 +15,6 @@ import numpy as np
 from companion.vision.classify import AMBIGUOUS, UNKNOWN, shade_distance, to_lab
 from companion.vision.segment import Blobs, class_pixels
 
-POINTS_PER_CUBE = 120  # pixels per cube k-means looks at when it places touching cubes
 CONTENDER = 0.3  # a colour with this share of the leading colour's votes in a place contends for it
 
 
@@ -38,8 +37,6 @@ def place_objects(blobs: Blobs, classes: np.ndarray, relit: np.ndarray, colour_r
     colour = inside & (((sub_classes >= 1) & (sub_classes < UNKNOWN))
                        | ((sub_classes > AMBIGUOUS) & (sub_classes < UNKNOWN + AMBIGUOUS)))
     ys, xs = np.nonzero(colour)
-    step = max(1, len(ys) // (POINTS_PER_CUBE * n))  # k-means needs no more (speed)
-    ys, xs = ys[::step], xs[::step]
     pts = np.stack([xs + x, ys + y], axis=1).astype(np.float32)
     if len(pts) < n:
         return []
@@ -78,7 +75,6 @@ def cube_centres(blobs: Blobs, classes: np.ndarray, label: int, codes: list[int]
         a = blobs.histogram[label, codes].sum()
         return [(blobs.sum_x[label, codes].sum() / a, blobs.sum_y[label, codes].sum() / a)]
     pts = class_pixels(blobs, classes, label, codes)
-    pts = pts[::max(1, len(pts) // (POINTS_PER_CUBE * n))]  # k-means needs no more (speed)
     if len(pts) < n:
         return [tuple(pts.mean(axis=0))] * n if len(pts) else []
     criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 0.2)
