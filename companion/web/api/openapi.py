@@ -10,22 +10,12 @@ from __future__ import annotations
 import copy
 from typing import Any
 
+from companion.web.api.openapi_parts import JSON
+from companion.web.api.openapi_parts import json_body as _body
+from companion.web.api.openapi_parts import json_response as _json
+from companion.web.api.openapi_parts import ref as _ref
+
 from companion.web.api import openapi_stats
-
-JSON = "application/json"
-
-
-def _ref(name: str) -> dict[str, str]:
-    return {"$ref": f"#/components/schemas/{name}"}
-
-
-def _json(schema: dict[str, Any], description: str) -> dict[str, Any]:
-    return {"description": description, "content": {JSON: {"schema": schema}}}
-
-
-def _body(schema: dict[str, Any], description: str = "") -> dict[str, Any]:
-    return {"required": True, "description": description, "content": {JSON: {"schema": schema}}}
-
 
 _ERRORS = {
     "400": {"$ref": "#/components/responses/BadRequest"},

@@ -5,23 +5,14 @@ from __future__ import annotations
 
 from typing import Any
 
-JSON = "application/json"
+from companion.web.api.openapi_parts import json_body as _body
+from companion.web.api.openapi_parts import json_response as _json
+from companion.web.api.openapi_parts import ref as _ref
+
 _ERR = {
     "400": {"$ref": "#/components/responses/BadRequest"},
     "404": {"$ref": "#/components/responses/NotFound"},
 }
-
-
-def _ref(name: str) -> dict[str, str]:
-    return {"$ref": f"#/components/schemas/{name}"}
-
-
-def _json(schema: dict[str, Any], description: str) -> dict[str, Any]:
-    return {"description": description, "content": {JSON: {"schema": schema}}}
-
-
-def _body(schema: dict[str, Any], description: str = "") -> dict[str, Any]:
-    return {"required": True, "description": description, "content": {JSON: {"schema": schema}}}
 
 
 def _param(name: str, description: str) -> dict[str, Any]:
