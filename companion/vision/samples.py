@@ -49,19 +49,8 @@ def cube_in_box(image: np.ndarray, sample: Sample) -> np.ndarray:
     ring = np.ones((h, w), bool)
     ring[ring_width:h - ring_width, ring_width:w - ring_width] = False
     looks = _ring_looks(lab[ring])
-    differs = np.ones((h, w), bool)
-    shadow = np.zeros((h, w), bool)
-    for look in looks:
-        differs &= look.distance(lab.reshape(-1, 3)).reshape(h, w) > 5.0
-        # A cube's shadow is the tray, darker: same tint, at least about half as light. A
-        # black cube is far darker than that, so it stays an object.
-        tint = np.hypot(lab[..., 1] - look.lab[1], lab[..., 2] - look.lab[2])
-        shadow |= (tint < SHADOW_TINT) & (lab[..., 0] < look.lab[0]) & (lab[..., 0] >= SHADOW_DEPTH * look.lab[0])
-    # Glare — the ring light mirrored in the plastic next to the cube — is no part of it either.
     lightest = max(look.lab[0] for look in looks)
-    chroma = np.hypot(lab[..., 1] - 128.0, lab[..., 2] - 128.0)
-    glare = (lab[..., 0] > lightest + 10.0) & (chroma <= GLARE_CHROMA)
-    differs = (differs & ~shadow & ~glare).astype(np.uint8)
+    differs = off_tray(lab, looks, glare_margin=10.0).astype(np.uint8)
     side = math.sqrt(w * h)
     k = max(3, int(side / 20) | 1)
     differs = cv2.morphologyEx(differs, cv2.MORPH_OPEN, np.ones((k, k), np.uint8))
@@ -75,6 +64,26 @@ def cube_in_box(image: np.ndarray, sample: Sample) -> np.ndarray:
     mask = labels == 1 + int(np.argmax(score))
     _check_one_colour(lab[mask], sample, lightest)
     return mask
+
+
+def off_tray(lab: np.ndarray, looks: Sequence[Reference], glare_margin: float) -> np.ndarray:
+    """Bool mask of the Lab pixels (any leading shape, ×3) that are none of the tray's
+    ``looks``: farther than 5 from each, not the shadow of one, and not glare.
+
+    A shadow is the tray, darker: same tint, at least about half as light — a black cube is far
+    darker than that, so it stays off the tray. Glare (the ring light mirrored in the plastic)
+    is nearly grey and more than ``glare_margin`` lighter than the lightest look.
+    """
+    flat = lab.reshape(-1, 3)
+    off = np.ones(len(flat), bool)
+    for look in looks:
+        tint = np.hypot(flat[:, 1] - look.lab[1], flat[:, 2] - look.lab[2])
+        shadow = (tint < SHADOW_TINT) & (flat[:, 0] < look.lab[0]) & (flat[:, 0] >= SHADOW_DEPTH * look.lab[0])
+        off &= (look.distance(flat) > 5.0) & ~shadow
+    lightest = max(look.lab[0] for look in looks)
+    chroma = np.hypot(flat[:, 1] - 128.0, flat[:, 2] - 128.0)
+    off &= ~((flat[:, 0] > lightest + glare_margin) & (chroma <= GLARE_CHROMA))
+    return off.reshape(lab.shape[:-1])
 
 
 def _ring_looks(ring_lab: np.ndarray) -> list[Reference]:

@@ -13,9 +13,9 @@ from collections.abc import Sequence
 import cv2
 import numpy as np
 
-from companion.vision.classify import BACKGROUND, GLARE_CHROMA, Reference, to_lab
+from companion.vision.classify import BACKGROUND, Reference, to_lab
 from companion.vision.errors import CalibrationError
-from companion.vision.samples import SHADOW_DEPTH, SHADOW_TINT, Box, Sample
+from companion.vision.samples import Box, Sample, off_tray
 
 TRAY_LOOKS = 6  # k-means clusters for the tray
 TRAY_SAMPLE = 30000  # tray pixels the clusters are learned from (a random subset)
@@ -72,17 +72,7 @@ def unmarked_objects(small: np.ndarray, tray: np.ndarray, cube_area: float) -> n
     _, labels, _ = cv2.kmeans(lab, 3, None, criteria, 1, cv2.KMEANS_PP_CENTERS)
     labels = labels.ravel()
     looks = [Reference.from_lab(BACKGROUND, lab[labels == j]) for j in range(3) if np.mean(labels == j) >= 0.1]
-    full = to_lab(small)
-    flat = full.reshape(-1, 3)
-    differs = np.ones(len(flat), bool)
-    for look in looks:
-        near = look.distance(flat) <= 5.0
-        tint = np.hypot(flat[:, 1] - look.lab[1], flat[:, 2] - look.lab[2])
-        shadow = (tint < SHADOW_TINT) & (flat[:, 0] < look.lab[0]) & (flat[:, 0] >= SHADOW_DEPTH * look.lab[0])
-        differs &= ~near & ~shadow
-    chroma = np.hypot(flat[:, 1] - 128.0, flat[:, 2] - 128.0)
-    differs &= ~((flat[:, 0] > max(look.lab[0] for look in looks)) & (chroma <= GLARE_CHROMA))
-    candidate = (differs.reshape(tray.shape) & tray).view(np.uint8)
+    candidate = (off_tray(to_lab(small), looks, glare_margin=0.0) & tray).view(np.uint8)
     candidate = cv2.morphologyEx(candidate, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     count, labels_img, stats, _ = cv2.connectedComponentsWithStats(candidate, connectivity=8)
     side = math.sqrt(cube_area)
