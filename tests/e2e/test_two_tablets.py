@@ -16,18 +16,13 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
+from tests.web.conftest import DRAFTS, PLAYERS, SEED_TRAY, START
+
 from .helpers import expect_version, field, form, set_stepper, stepper_value
 
 pytestmark = pytest.mark.e2e
 
 TABLET = {"width": 1280, "height": 900}
-PLAYERS = [
-    {"color": "red", "name": "Dirk", "light_tribe": "elves", "dark_tribe": "demons"},
-    {"color": "blue", "name": "Ani", "light_tribe": "dwarves", "dark_tribe": "orcs"},
-    {"color": "purple", "name": "Mike", "light_tribe": "light-tribe-3", "dark_tribe": "night_elves"},
-]
-START = {"red": None, "blue": "mountainhome", "purple": "white-falls"}
-DRAFTS = {"red": ("borderland", "light"), "blue": ("shore-lake", "light"), "purple": ("the-murk", "dark")}
 
 
 class Api:
@@ -64,7 +59,7 @@ class Api:
         self.to_resources(game)
         for color in ("red", "blue", "purple"):
             self.do(game, type="starting_resources", player=color, gold=7, energy=9)
-        tray = {"red": 2, "blue": 3, "purple": 1, "green": 4}
+        tray = SEED_TRAY
         self.do(game, type="seed_tower", tray=tray,
                 limbo_split={c: {"light": tray[c], "dark": 0} for c in ("red", "blue", "purple")})
         for _ in range(3):

@@ -77,3 +77,14 @@ def controls(mock_factory, clock, recorder):
 @pytest.fixture
 def done_event() -> threading.Event:
     return threading.Event()
+
+
+def calibration_with_only(calibration, colours):
+    """``calibration`` as if its photo had sample boxes of ``colours`` only (the tray kept)."""
+    from dataclasses import replace
+
+    keep = set(colours)
+    return replace(calibration,
+                   references=tuple(r for r in calibration.references if r.name == "background" or r.name in keep),
+                   cube_area={c: a for c, a in calibration.cube_area.items() if c in keep},
+                   cube_radius={c: r for c, r in calibration.cube_radius.items() if c in keep})

@@ -276,15 +276,12 @@ def test_status_listeners_hear_changes_only(devices, clock):
 
 
 def test_the_tower_knows_which_colours_its_calibration_can_count():
-    from dataclasses import replace
-
     from companion.hw.errors import ColoursNotCalibratedError, NotCalibratedError
     from companion.vision.synthetic import synthetic_calibration
 
-    cal = synthetic_calibration()
-    three = replace(cal, references=tuple(r for r in cal.references if r.name in ("background", "red", "blue", "green")),
-                    cube_area={c: cal.cube_area[c] for c in ("red", "blue", "green")},
-                    cube_radius={c: cal.cube_radius[c] for c in ("red", "blue", "green")})
+    from .conftest import calibration_with_only
+
+    three = calibration_with_only(synthetic_calibration(), ("red", "blue", "green"))
     def no_camera():
         raise CameraUnavailableError()
 

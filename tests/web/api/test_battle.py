@@ -251,13 +251,10 @@ def test_a_game_colour_the_calibration_lacks_means_counting_by_hand(tmp_path):
     """The simulated camera calibrated without purple: a battle of a game with purple is not
     counted by the camera (the tray could hold purple cubes it would call unknown); the refusal
     names the colour, throws nothing and changes nothing, and the tower says what it knows."""
-    from dataclasses import replace
+    from tests.hw.conftest import calibration_with_only
 
     tower = simulated_tower(tmp_path / "data")
-    cal = tower.calibration
-    tower.calibration = replace(cal, references=tuple(r for r in cal.references if r.name != "purple"),
-                                cube_area={c: a for c, a in cal.cube_area.items() if c != "purple"},
-                                cube_radius={c: r for c, r in cal.cube_radius.items() if c != "purple"})
+    tower.calibration = calibration_with_only(tower.calibration, set(tower.calibration.colors) - {"purple"})
     app = make_app(tmp_path / "data", TOWER=tower)
     try:
         client = app.test_client()
