@@ -74,14 +74,15 @@ async function calibrationGaps(ctx) {
 
 /** What the camera doubted in the stored reading (least sure first), or [] — for the
  *  correction screen, so the players check those first. */
-async function doubtsOf(readingId) {
-  if (!readingId) return [];
-  try {
-    const answer = await api(`/api/readings/${readingId}`);
-    return Array.isArray(answer.reading?.doubtful) ? answer.reading.doubtful : [];
-  } catch {
-    return [];
+const doubtsByReading = new Map(); // a stored reading never changes: asked once per page
+function doubtsOf(readingId) {
+  if (!readingId) return Promise.resolve([]);
+  if (!doubtsByReading.has(readingId)) {
+    doubtsByReading.set(readingId, api(`/api/readings/${readingId}`)
+      .then((answer) => (Array.isArray(answer.reading?.doubtful) ? answer.reading.doubtful : []))
+      .catch(() => { doubtsByReading.delete(readingId); return []; }));
   }
+  return doubtsByReading.get(readingId);
 }
 
 function doubtText(doubt) {
