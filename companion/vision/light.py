@@ -142,7 +142,7 @@ def tray_cells(small: np.ndarray, hidden: np.ndarray) -> np.ndarray:
     """The tray on the coarse cell grid (uint8), with the cells ``hidden`` (H×W bool at working
     resolution: sample cubes and their shadows) filled in from the tray around them."""
     cells = coarse(small)
-    hidden_cells = coarse(hidden.astype(np.float32)[..., None] * np.ones(3, np.float32))[..., 0] > 0.02
+    hidden_cells = coarse(hidden.astype(np.float32)) > 0.02
     known = (~hidden_cells).astype(np.float32)
     values = cells * known[..., None]
     filled = cells.copy()
