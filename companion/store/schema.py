@@ -255,7 +255,89 @@ _V3: tuple[str, ...] = (
     """,
 )
 
-MIGRATIONS: tuple[tuple[str, ...], ...] = (_V1, _V2, _V3)
+# v4: owned by the auth helper (issue 12); empty until they fill it.
+_V4: tuple[str, ...] = ()
+
+# v5 (issue 16): the game-night log of the other games of an evening (companion.store.nights).
+# ``tt_events`` is append-only like ``events`` (a wrong entry is taken back by an undo event);
+# the only way an event leaves is with its whole game, which is first marked 'deleting' in the
+# same transaction. ``tt_games.state`` and ``winners`` are derived from the events.
+_V5: tuple[str, ...] = (
+    """
+    CREATE TABLE tt_games (
+        id         INTEGER PRIMARY KEY AUTOINCREMENT,
+        game       TEXT    NOT NULL CHECK (length(game) BETWEEN 1 AND 40),   -- the rules module
+        name       TEXT    NOT NULL CHECK (length(trim(name)) BETWEEN 1 AND 100),
+        options    TEXT    NOT NULL DEFAULT '{}' CHECK (json_valid(options)),
+        players    TEXT    NOT NULL CHECK (json_valid(players) AND json_type(players) = 'array'),
+        status     TEXT    NOT NULL CHECK (status IN ('live', 'finished', 'deleting')),
+        version    INTEGER NOT NULL DEFAULT 0 CHECK (version >= 0),  -- = number of events
+        state      TEXT    NOT NULL CHECK (json_valid(state)),
+        winners    TEXT    CHECK (winners IS NULL OR json_valid(winners)),
+        started_at TEXT    NOT NULL,
+        ended_at   TEXT,
+        notes      TEXT    NOT NULL DEFAULT '' CHECK (length(notes) <= 2000),
+        photo      TEXT,
+        created_at TEXT    NOT NULL,
+        updated_at TEXT    NOT NULL
+    )
+    """,
+    "CREATE INDEX tt_games_by_start ON tt_games (started_at)",
+    """
+    CREATE TABLE tt_events (
+        game_id    INTEGER NOT NULL REFERENCES tt_games (id),
+        seq        INTEGER NOT NULL CHECK (seq >= 1),
+        type       TEXT    NOT NULL,
+        payload    TEXT    NOT NULL CHECK (json_valid(payload)
+                                           AND json_extract(payload, '$.type') = type),
+        created_at TEXT    NOT NULL,
+        PRIMARY KEY (game_id, seq)
+    ) WITHOUT ROWID
+    """,
+    """
+    CREATE TABLE tt_seats (
+        game_id   INTEGER NOT NULL REFERENCES tt_games (id),
+        player    TEXT    NOT NULL,
+        person_id INTEGER NOT NULL REFERENCES people (id),
+        PRIMARY KEY (game_id, player)
+    ) WITHOUT ROWID
+    """,
+    "CREATE INDEX tt_seats_by_person ON tt_seats (person_id)",
+    """
+    CREATE TABLE tt_bgg_ids (
+        game   TEXT    PRIMARY KEY,             -- a rules key, or a lower-case generic game name
+        bgg_id INTEGER NOT NULL CHECK (bgg_id BETWEEN 1 AND 1000000000)
+    ) WITHOUT ROWID
+    """,
+    """
+    CREATE TRIGGER tt_events_next_seq_only BEFORE INSERT ON tt_events
+    WHEN NEW.seq IS NOT (SELECT version + 1 FROM tt_games WHERE id = NEW.game_id)
+    BEGIN SELECT RAISE(ABORT, 'tt_events: seq must be the next number of its game'); END
+    """,
+    """
+    CREATE TRIGGER tt_events_count_version AFTER INSERT ON tt_events
+    BEGIN UPDATE tt_games SET version = NEW.seq WHERE id = NEW.game_id; END
+    """,
+    """
+    CREATE TRIGGER tt_events_no_update BEFORE UPDATE ON tt_events
+    BEGIN SELECT RAISE(ABORT, 'game-night events are append-only'); END
+    """,
+    """
+    CREATE TRIGGER tt_events_no_delete BEFORE DELETE ON tt_events
+    WHEN (SELECT status FROM tt_games WHERE id = OLD.game_id) IS NOT 'deleting'
+    BEGIN SELECT RAISE(ABORT, 'game-night events leave only with their game'); END
+    """,
+    *(
+        f"""CREATE TRIGGER stats_generation_{table}_{op.lower()} AFTER {op} ON {table}
+            BEGIN UPDATE stats_generation SET n = n + 1 WHERE id = 1; END"""
+        for table, ops in (("tt_games", ("INSERT", "UPDATE", "DELETE")),
+                           ("tt_seats", ("INSERT", "UPDATE", "DELETE")),
+                           ("tt_bgg_ids", ("INSERT", "UPDATE", "DELETE")))
+        for op in ops
+    ),
+)
+
+MIGRATIONS: tuple[tuple[str, ...], ...] = (_V1, _V2, _V3, _V4, _V5)
 SCHEMA_VERSION = len(MIGRATIONS)
 
 
