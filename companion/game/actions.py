@@ -6,15 +6,16 @@ Every action checks, in order: the action space is still free this round → the
 
 from __future__ import annotations
 
-from collections import deque
 from typing import Any
 
 from . import commands as c
 from .board import Cost
-from .checks import advance_turn, can_pay, leaves_one_behind, needs_army, region_id, use_space
+from .checks import (advance_turn, building_problem, can_pay, leaves_one_behind, needs_army, reachable,
+                     region_id, require, step, step_problem, use_space)
 from .colors import display, other_realm
 from .effects import Changes
-from .errors import IllegalActionError, InvalidCommandError, NotEnoughArmiesError
+from .errors import (GameError, IllegalActionError, InvalidCommandError, NotEnoughArmiesError,
+                     TransitionCountError)
 from .state import GameState
 
 BUILD_VP = {"portal": 1, "shrine": 1, "capital": 2}
@@ -40,6 +41,25 @@ def special_of(state: GameState, color: str, action: str, tribe: str | None = No
         raise IllegalActionError(
             f"{display(color)} plays the {t.name}, who do not have this special action.")
     return t.special
+
+
+def transition_problem(state: GameState, color: str, realm: str, size: int, given: int | None) -> GameError | None:
+    """A transition of ``size`` places exactly ``size`` armies from the limbo, all of them only
+    when the limbo holds fewer (rulebook: "A player with less than 3 armies in the respective
+    limbo can only place those armies")."""
+    limbo = state.player(color).limbo[realm]
+    if limbo < 1:
+        return NotEnoughArmiesError(
+            f"{display(color)} has no army in the {realm} limbo; there is nothing to bring.")
+    if given is not None and given != min(size, limbo):
+        return TransitionCountError(color, size, realm, limbo, given)
+    return None
+
+
+def transition_size(state: GameState, color: str, realm: str, size: int, given: int | None) -> int:
+    """The number of armies the transition places (checked with :func:`transition_problem`)."""
+    require(transition_problem(state, color, realm, size, given))
+    return min(size, state.player(color).limbo[realm])
 
 
 def _pay(state: GameState, ch: Changes, color: str, cost: Cost, what: str) -> None:
@@ -74,14 +94,7 @@ def transition_3(state: GameState, cmd: c.Transition3) -> Changes:
     cost = special_of(state, cmd.player, "transition_3").cost if cmd.special else TRANSITION_3
     use_space(state, ch, cmd.player, "special" if cmd.special else "transition_3", "transition of 3")
     needs_army(state, cmd.player, cmd.region, cmd.realm, "bring armies there from the limbo")
-    limbo = state.player(cmd.player).limbo[cmd.realm]
-    armies = cmd.armies if cmd.armies is not None else min(3, limbo)
-    if armies > 3:
-        raise IllegalActionError("A transition of 3 brings at most 3 armies from the limbo.")
-    if armies < 1 or armies > limbo:
-        raise NotEnoughArmiesError(
-            f"{display(cmd.player)} has {limbo} armies in the {cmd.realm} limbo"
-            + (f", not {armies}." if armies else "; there is nothing to bring."))
+    armies = transition_size(state, cmd.player, cmd.realm, 3, cmd.armies)
     _pay(state, ch, cmd.player, cost, "a transition of 3")
     ch.limbo(cmd.player, cmd.realm, -armies)
     ch.armies(cmd.region, cmd.realm, cmd.player, armies)
@@ -90,26 +103,12 @@ def transition_3(state: GameState, cmd: c.Transition3) -> Changes:
 
 
 def _building_allowed(state: GameState, ch: Changes, region: str, realm: str, building: str) -> None:
-    here = state.region(region, realm)
-    label = state.label(region, realm)
-    if building == "portal":
-        if here.portal:
-            raise IllegalActionError(f"{label} already has a portal.")
-        return
-    if here.building is not None:
-        raise IllegalActionError(
-            f"{label} already has a {here.building}; a region holds a shrine or a capital, not both.")
+    require(building_problem(state, region, realm, building))
     if building == "capital":
         area = state.board.regions[region].area
         if area is None or not state.board.area_complete(area):
             ch.warn(f"The area of {state.label(region)} is not fully entered yet — the one-capital-per-area "
                     f"rule was checked only against the regions entered.")
-        if area is not None:
-            for other in state.board.area_regions(area):
-                if state.region(other, realm).building == "capital":
-                    raise IllegalActionError(
-                        f"{state.board.areas[area].name} ({realm}) already has a capital in "
-                        f"{state.label(other)}; there can be only one capital per area.")
 
 
 def _build(state: GameState, ch: Changes, color: str, region: str, realm: str, building: str) -> None:
@@ -159,41 +158,11 @@ def demons_shrine(state: GameState, cmd: c.DemonsShrine) -> Changes:
 # --- moving -------------------------------------------------------------------------------
 
 
-def step(state: GameState, a: Node, b: Node) -> bool | None:
-    """Can armies go from a to b in one step? Twins only through a portal built at a."""
-    if a[1] == b[1]:
-        return False if a[0] == b[0] else state.board.adjacent(a[0], b[0])
-    return a[0] == b[0] and state.region(*a).portal
-
-
-def _route(state: GameState, color: str, start: Node, goal: Node, allow_unknown: bool) -> bool:
-    """Breadth-first search through regions holding own armies."""
-    seen, todo = {start}, deque([start])
-    nodes = [(r, realm) for realm in state.regions for r in state.board.regions]
-    while todo:
-        here = todo.popleft()
-        for nxt in nodes:
-            if nxt in seen:
-                continue
-            ok = step(state, here, nxt)
-            if ok or (ok is None and allow_unknown):
-                if nxt == goal:
-                    return True
-                if state.armies(nxt[0], nxt[1], color) > 0:
-                    seen.add(nxt)
-                    todo.append(nxt)
-    return False
-
-
 def check_path(state: GameState, ch: Changes, color: str, nodes: list[Node], what: str) -> None:
     """Every step must be possible; unknown adjacency is a warning, never a refusal."""
     for a, b in zip(nodes, nodes[1:]):
-        ok = step(state, a, b)
-        if ok is False:
-            via = " (a portal leads only from the region where it was built to its twin)" if a[1] != b[1] else ""
-            raise IllegalActionError(
-                f"{state.label(*a)} does not border {state.label(*b)}, so {what} cannot go that way{via}.")
-        if ok is None:
+        require(step_problem(state, a, b, what))
+        if step(state, a, b) is None:
             ch.warn(f"The adjacency of {state.label(a[0])} and {state.label(b[0])} is not entered yet — not checked.")
 
 
@@ -212,8 +181,8 @@ def move(state: GameState, cmd: c.Move) -> Changes:
         for n in nodes[1:-1]:
             needs_army(state, cmd.player, n[0], n[1], "move armies through it")
         check_path(state, ch, cmd.player, nodes, "the armies")
-    elif not _route(state, cmd.player, src, dst, allow_unknown=False):
-        if not _route(state, cmd.player, src, dst, allow_unknown=True):
+    elif dst not in reachable(state, cmd.player, src, allow_unknown=False):
+        if dst not in reachable(state, cmd.player, src, allow_unknown=True):
             raise IllegalActionError(
                 f"There is no way from {state.label(*src)} to {state.label(*dst)} through regions "
                 f"holding {display(cmd.player)}'s armies.")
@@ -236,13 +205,7 @@ def magic(state: GameState, cmd: c.Command) -> tuple[Changes, dict[str, Any]]:
     info: dict[str, Any] = {}
     if cmd.type in ("transition_5", "transition_2"):
         most = 5 if cmd.type == "transition_5" else 2
-        total = sum(p.armies for p in cmd.placements)
-        limbo = state.player(cmd.player).limbo[cmd.realm]
-        if not 1 <= total <= most:
-            raise IllegalActionError(f"This transition brings 1 to {most} armies, not {total}.")
-        if total > limbo:
-            raise NotEnoughArmiesError(
-                f"{display(cmd.player)} has only {limbo} armies in the {cmd.realm} limbo, not {total}.")
+        total = transition_size(state, cmd.player, cmd.realm, most, sum(p.armies for p in cmd.placements))
         for p in cmd.placements:
             if p.realm not in (None, cmd.realm):
                 raise IllegalActionError("All armies of a transition go to regions of the limbo's realm.")

@@ -1,58 +1,166 @@
-"""Rule checks shared by several commands. Each raises a narrow GameError with player words."""
+"""The rule tests: each answers one question about the state with ``None`` (allowed) or the
+narrow :class:`GameError` that says why not — returned, not raised.
+
+Both sides use these: the engine raises what they return (``require``), and
+:mod:`companion.game.legal` keeps only the choices for which they return ``None``. So the
+options a tablet offers and the engine's refusals cannot drift apart, and a refusal says the
+same sentence the option list was built from.
+"""
 
 from __future__ import annotations
 
+from collections import deque
+
+from . import spaces as sp
 from .colors import display
 from .effects import Changes
-from .errors import (IllegalActionError, InvalidCommandError, NotEnoughArmiesError,
-                     NotEnoughResourcesError)
+from .errors import (GameError, IllegalActionError, InvalidCommandError, NoSpaceLeftError,
+                     NotEnoughArmiesError, NotEnoughResourcesError, SpaceUsedError)
 from .state import GameState
 
-MAGIC_SPACES = 2  # red-framed magic spaces on every player board
+MAGIC_SPACES = sp.MAGIC_SPACE_COUNT  # red-framed magic spaces on every player board
+Node = tuple[str, str]  # (region, realm)
+
+
+def require(problem: GameError | None) -> None:
+    """Raise the problem a rule test found (the engine's side)."""
+    if problem is not None:
+        raise problem
+
+
+# --- the tests --------------------------------------------------------------------------------
+
+
+def region_problem(state: GameState, region: str) -> GameError | None:
+    if region not in state.board.regions:
+        return InvalidCommandError(f"There is no region {region!r} on this board.")
+    return None
+
+
+def army_problem(state: GameState, color: str, region: str, realm: str, why: str = "act there") -> GameError | None:
+    """The player must have at least one army in the region (in that realm)."""
+    if state.armies(region, realm, color) < 1:
+        return NotEnoughArmiesError(
+            f"{display(color)} has no army in {state.label(region, realm)} and so cannot {why}.")
+    return None
+
+
+def leave_problem(state: GameState, color: str, node: Node, armies: int, verb: str) -> GameError | None:
+    """Armies leaving a region (to move or to attack) must leave at least one behind."""
+    have = state.armies(*node, color)
+    if armies > have - 1:
+        return NotEnoughArmiesError(
+            f"{display(color)} has only {have} armies in {state.label(*node)} and must leave one "
+            f"behind, so at most {max(have - 1, 0)} can {verb}.")
+    return None
+
+
+def pay_problem(state: GameState, color: str, gold: int, energy: int, what: str) -> GameError | None:
+    p = state.player(color)
+    if p.gold >= gold and p.energy >= energy:
+        return None
+    need = " and ".join(s for s in (f"{energy} energy" if energy else "", f"{gold} gold" if gold else "") if s)
+    have = f"{p.energy} energy and {p.gold} gold"
+    return NotEnoughResourcesError(f"{display(color)} needs {need} for {what} but has only {have}.")
+
+
+def space_problem(state: GameState, color: str, space: str, label: str | None = None) -> GameError | None:
+    """A revealed card lies on a space: each named space once per round, at most 8 army spaces
+    and 2 magic spaces ("Each player board features 10 action spaces – 8 army spaces and 2
+    magic spaces")."""
+    used = state.used.get(color, [])
+    if space not in (sp.ANY_ARMY, sp.ANY_MAGIC) and space in used:
+        return SpaceUsedError(color, label or sp.label(space))
+    army, magic = sp.counts(used)
+    if sp.is_magic(space) and magic >= sp.MAGIC_SPACE_COUNT:
+        return NoSpaceLeftError(color, "magic", sp.MAGIC_SPACE_COUNT)
+    if not sp.is_magic(space) and army >= sp.ARMY_SPACE_COUNT:
+        return NoSpaceLeftError(color, "army", sp.ARMY_SPACE_COUNT)
+    return None
+
+
+def building_problem(state: GameState, region: str, realm: str, building: str) -> GameError | None:
+    """A portal per region and realm; a shrine or a capital, not both; one capital per area."""
+    here = state.region(region, realm)
+    label = state.label(region, realm)
+    if building == "portal":
+        return IllegalActionError(f"{label} already has a portal.") if here.portal else None
+    if here.building is not None:
+        return IllegalActionError(
+            f"{label} already has a {here.building}; a region holds a shrine or a capital, not both.")
+    if building == "capital":
+        area = state.board.regions[region].area
+        if area is not None:
+            for other in state.board.area_regions(area):
+                if state.region(other, realm).building == "capital":
+                    return IllegalActionError(
+                        f"{state.board.areas[area].name} ({realm}) already has a capital in "
+                        f"{state.label(other)}; there can be only one capital per area.")
+    return None
+
+
+def step(state: GameState, a: Node, b: Node) -> bool | None:
+    """Can armies go from a to b in one step? Twins only through a portal built at a.
+    ``None``: the adjacency is not entered yet (allowed with a warning)."""
+    if a[1] == b[1]:
+        return False if a[0] == b[0] else state.board.adjacent(a[0], b[0])
+    return a[0] == b[0] and state.region(*a).portal
+
+
+def step_problem(state: GameState, a: Node, b: Node, what: str) -> GameError | None:
+    if step(state, a, b) is False:
+        via = " (a portal leads only from the region where it was built to its twin)" if a[1] != b[1] else ""
+        return IllegalActionError(
+            f"{state.label(*a)} does not border {state.label(*b)}, so {what} cannot go that way{via}.")
+    return None
+
+
+def reachable(state: GameState, color: str, start: Node, allow_unknown: bool) -> set[Node]:
+    """Every node one walk away from ``start`` whose inner stops all hold own armies (the
+    rulebook's move: "each of the crossed regions must contain at least one of the player's
+    own armies")."""
+    seen, found, todo = {start}, set(), deque([start])
+    nodes = [(r, realm) for realm in state.regions for r in state.board.regions]
+    while todo:
+        here = todo.popleft()
+        for nxt in nodes:
+            if nxt in seen:
+                continue
+            ok = step(state, here, nxt)
+            if ok or (ok is None and allow_unknown):
+                found.add(nxt)
+                if state.armies(nxt[0], nxt[1], color) > 0:
+                    seen.add(nxt)
+                    todo.append(nxt)
+    return found
+
+
+# --- the engine's side: raise what the tests found -------------------------------------------
 
 
 def region_id(state: GameState, region: str) -> str:
-    if region not in state.board.regions:
-        raise InvalidCommandError(f"There is no region {region!r} on this board.")
+    require(region_problem(state, region))
     return region
 
 
 def needs_army(state: GameState, color: str, region: str, realm: str, why: str = "act there") -> None:
-    """The player must have at least one army in the region (in that realm)."""
     region_id(state, region)
-    if state.armies(region, realm, color) < 1:
-        raise NotEnoughArmiesError(
-            f"{display(color)} has no army in {state.label(region, realm)} and so cannot {why}.")
+    require(army_problem(state, color, region, realm, why))
 
 
-def leaves_one_behind(state: GameState, color: str, node: tuple[str, str], armies: int, verb: str) -> None:
-    """Armies leaving a region (to move or to attack) must leave at least one behind."""
-    have = state.armies(*node, color)
-    if armies > have - 1:
-        raise NotEnoughArmiesError(
-            f"{display(color)} has only {have} armies in {state.label(*node)} and must leave one "
-            f"behind, so at most {max(have - 1, 0)} can {verb}.")
+def leaves_one_behind(state: GameState, color: str, node: Node, armies: int, verb: str) -> None:
+    require(leave_problem(state, color, node, armies, verb))
 
 
 def can_pay(state: GameState, color: str, gold: int, energy: int, what: str) -> None:
-    p = state.player(color)
-    if p.gold >= gold and p.energy >= energy:
-        return
-    need = " and ".join(s for s in (f"{energy} energy" if energy else "", f"{gold} gold" if gold else "") if s)
-    have = f"{p.energy} energy and {p.gold} gold"
-    raise NotEnoughResourcesError(f"{display(color)} needs {need} for {what} but has only {have}.")
+    require(pay_problem(state, color, gold, energy, what))
 
 
 def use_space(state: GameState, ch: Changes, color: str, space: str, label: str) -> None:
-    """Each action space once per round; at most two magic cards (spaces) per round."""
-    used = list(state.used.get(color, []))
-    if space in used:
-        raise IllegalActionError(f"{display(color)} has already used the {label} space this round.")
-    if space.startswith("magic:") and sum(u.startswith("magic:") for u in used) >= MAGIC_SPACES:
-        raise IllegalActionError(f"{display(color)} has already played two magic cards this round.")
-    used.append(space)
+    """Record a revealed card on ``space`` (see :func:`space_problem`)."""
+    require(space_problem(state, color, space, label))
     new = {k: list(v) for k, v in state.used.items()}
-    new[color] = used
+    new[color] = list(state.used.get(color, [])) + [space]
     ch.set("used", new)
 
 

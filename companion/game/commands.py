@@ -17,6 +17,7 @@ from .battle import validate_counts
 from .board import BUILDINGS
 from .colors import ALL_COLORS, PLAYER_COLORS, REALMS
 from .errors import InvalidBattleError, InvalidCommandError
+from .spaces import FORFEIT_SPACES
 
 CARDS = ("target", "source", "other")  # which region the card played on the attack space shows
 COMPENSATIONS = ("gold", "energy")
@@ -276,8 +277,12 @@ class MagicShrine(Command):
 
 @_cmd("forfeit")
 class Forfeit(Command):
+    """A revealed card not performed. ``space``: the action space it lay on (see spaces.py);
+    absent = an army space the table does not name."""
+
     player: str
     compensation: str
+    space: str | None = None
 
 
 @_cmd("pass")
@@ -307,6 +312,9 @@ class Correct(Command):
     cards: tuple[Mapping[str, Any], ...] = ()  # {region, holder: colour | null}
     buildings: tuple[Mapping[str, Any], ...] = ()  # {region, realm, building?: null|shrine|capital, portal?}
     tray: Mapping[str, int] | None = None
+    first_player: str | None = None  # who starts this round
+    marker_holder: str | None = None  # who holds the first-player marker (starts the next round)
+    round: int | None = None  # the round being played
     player: str | None = None
 
 
@@ -406,7 +414,7 @@ def _field(cmd: str, name: str, v: Any) -> Any:
         if len(text) > 60:
             raise _bad(cmd, f"needs {name!r} to be at most 60 characters long.")
         return text
-    if name == "player" or name == "first_player":
+    if name in ("player", "first_player", "marker_holder"):
         return _choice(cmd, name, v, PLAYER_COLORS)
     if name in ("realm", "target_realm"):
         return _choice(cmd, name, v, REALMS)
@@ -416,7 +424,9 @@ def _field(cmd: str, name: str, v: Any) -> Any:
         return _count(cmd, name, v, 1)
     if name in ("amount", "gold", "energy"):
         return _count(cmd, name, v)
-    if name == "rounds":
+    if name == "space":
+        return _choice(cmd, name, v, FORFEIT_SPACES)
+    if name in ("rounds", "round"):
         return _count(cmd, name, v, 1)
     if name in ("wild", "special", "via_portal", "accept_impossible") and not (cmd == "attack" and name == "special"):
         if not isinstance(v, bool):

@@ -13,7 +13,7 @@ from .battle import validate_counts
 from .checks import region_id
 from .colors import REALMS
 from .effects import Changes
-from .errors import InvalidBattleError, InvalidCommandError
+from .errors import InvalidBattleError, InvalidCommandError, InvalidCorrectionError
 from .state import GameState
 
 
@@ -39,6 +39,36 @@ def _realm(v: Any) -> str:
     if v not in REALMS:
         raise InvalidCommandError("A correction's realm must be light or dark.")
     return v
+
+
+ROUND_PHASES = ("reinforcements", "planning", "actions", "scoring")
+
+
+def _turn_order(state: GameState, cmd: c.Correct, ch: Changes) -> None:
+    """First player, first-player marker and round, when the table set them wrong.
+
+    The first player starts the round; the marker holder starts the next one ("The player holding
+    the first player marker at the beginning of the next game round is the first player of that
+    game round"). When nobody has acted yet in this phase, the corrected first player is also
+    the one whose turn it is."""
+    for field in ("first_player", "marker_holder"):
+        value = getattr(cmd, field)
+        if value is not None and _player(state, value) != getattr(state, field):
+            ch.set(field, value)
+    if cmd.first_player is not None:
+        fresh = cmd.first_player != state.first_player and (state.phase == "reinforcements" and not state.done) or (
+            state.phase == "actions" and not any(state.used.values()) and not state.passed)
+        if fresh:
+            ch.set("turn", cmd.first_player)
+    if cmd.round is not None:
+        if state.phase not in ROUND_PHASES:
+            raise InvalidCorrectionError("The round can be corrected only once the rounds have begun "
+                                         "(after the seeding of the tower).")
+        if not 1 <= cmd.round <= state.rounds:
+            raise InvalidCorrectionError(
+                f"This game has {state.rounds} rounds, so the round must be 1 to {state.rounds}, not {cmd.round}.")
+        if cmd.round != state.round:
+            ch.set("round", cmd.round)
 
 
 def correct(state: GameState, cmd: c.Correct) -> Changes:
@@ -86,6 +116,7 @@ def correct(state: GameState, cmd: c.Correct) -> Changes:
             delta = tray.get(color, 0) - state.tray.get(color, 0)
             ch.cubes("tray", color, delta)
             ch.cubes("unaccounted", color, delta)
+    _turn_order(state, cmd, ch)
     if not ch.effects:
         raise InvalidCommandError("The correction changes nothing.")
     return ch

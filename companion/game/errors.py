@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from companion.errors import CompanionError
 
+from .colors import display
+
 
 class GameError(CompanionError, ValueError):
     """Root of every error the rules engine raises on purpose."""
@@ -69,3 +71,41 @@ class BoardDataError(GameError):
         if file is not None:
             where = f"{file}, line {line}: " if line is not None else f"{file}: "
         super().__init__(where + message)
+
+
+# --- narrow rule errors: one class per way of being wrong, each builds its own sentence --------
+# (The rule checks in companion/game/legal.py return these unraised, so the options a tablet
+# offers and the engine's refusals come from the same test and say the same thing.)
+
+
+class TransitionCountError(IllegalActionError):
+    """A transition places exactly its number of armies — fewer only when the limbo holds fewer."""
+
+    def __init__(self, player: str, size: int, realm: str, limbo: int, given: int):
+        self.player, self.size, self.realm, self.limbo, self.given = player, size, realm, limbo, given
+        expected = min(size, limbo)
+        super().__init__(
+            f"A transition of {size} places exactly {size} armies (fewer only when the limbo holds "
+            f"fewer): {display(player)} has {limbo} in the {realm} limbo, so {expected}, not {given}.")
+
+
+class NoSpaceLeftError(IllegalActionError):
+    """Every action space of the player board already carried a revealed card this round."""
+
+    def __init__(self, player: str, kind: str, spaces: int):
+        self.player, self.kind, self.spaces = player, kind, spaces
+        super().__init__(
+            f"{display(player)} has already used all {spaces} {kind} spaces of the player board "
+            f"this round; no other {kind} action can be revealed, performed or forfeited.")
+
+
+class SpaceUsedError(IllegalActionError):
+    """This action space was already used (performed or forfeited) this round."""
+
+    def __init__(self, player: str, label: str):
+        self.player, self.label = player, label
+        super().__init__(f"{display(player)} has already used the {label} space this round.")
+
+
+class InvalidCorrectionError(InvalidCommandError):
+    """A correction names something that cannot be (a colour not playing, a round not played)."""

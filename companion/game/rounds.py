@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from . import commands as c
-from .checks import advance_turn, needs_army, region_id
+from . import spaces
+from .checks import advance_turn, needs_army, region_id, use_space
 from .colors import display
 from .effects import Changes
 from .errors import InvalidCommandError, NotEnoughArmiesError
@@ -60,8 +61,13 @@ def pass_turn(state: GameState, cmd: c.Pass) -> Changes:
 
 
 def forfeit(state: GameState, cmd: c.Forfeit) -> Changes:
-    """A revealed action not performed (blank card, impossible, or unwanted): 1 gold or 1 energy."""
+    """A revealed action not performed (blank card, impossible, or unwanted): 1 gold or 1 energy.
+
+    Only a space that carried a card can be forfeited, so a player forfeits at most as many
+    actions as the player board has spaces left this round (8 army, 2 magic); a named space is
+    then used for the round."""
     ch = Changes()
+    use_space(state, ch, cmd.player, cmd.space or spaces.ANY_ARMY, spaces.label(cmd.space or spaces.ANY_ARMY))
     ch.player(cmd.player, cmd.compensation, 1)
     advance_turn(state, cmd.player, ch)
     return ch
