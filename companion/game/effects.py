@@ -11,6 +11,8 @@ import copy
 import dataclasses
 from typing import Any
 
+from companion.messages import Message, to_json
+
 from .errors import InvalidEventError
 from .state import GameState, RegionState
 
@@ -27,7 +29,7 @@ class Changes:
 
     def __init__(self) -> None:
         self.effects: list[Effect] = []
-        self.warnings: list[str] = []
+        self.warnings: list[Any] = []  # sentences, or to_json() of a Message
 
     def armies(self, region: str, realm: str, color: str, delta: int) -> None:
         if delta:
@@ -71,9 +73,12 @@ class Changes:
     def score(self, record: dict[str, Any]) -> None:
         self.effects.append({"op": "score", "value": record})
 
-    def warn(self, message: str) -> None:
-        if message not in self.warnings:
-            self.warnings.append(message)
+    def warn(self, message: str | Message) -> None:
+        """Add a warning once. A :class:`Message` is stored as JSON (key, params and the English
+        text), so the API can say it in each reader's language; a plain string stays as it is."""
+        stored: Any = to_json(message) if isinstance(message, Message) else message
+        if stored not in self.warnings:
+            self.warnings.append(stored)
 
 
 def clone(state: GameState) -> GameState:

@@ -18,15 +18,17 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from companion.messages import to_json
+
 from . import actions, corrections, reading, rounds, setup, warfare
 from . import commands as c
 from .battle import validate_counts
 from .board import Board
-from .colors import display
 from .effects import Changes, apply, clone
 from .errors import (GameOverError, InvalidCommandError, InvalidEventError, NotYourTurnError,
                      UndoNotAllowedError, WrongPhaseError)
 from .state import GameState, PlayerState
+from .wording import Term, msg, player as who
 
 THROWS = ("seed_tower", "resolve_battle", "read_tray")  # a physical throw: never undone
 ACTIONS = ("actions",)
@@ -84,29 +86,31 @@ def decide(state: GameState | None, command: c.Command | Mapping[str, Any]) -> d
     cmd = command if isinstance(command, c.Command) else c.parse_command(command)
     if isinstance(cmd, c.NewGame):
         if state is not None:
-            raise WrongPhaseError("This game has already started; start a new game instead.")
+            raise WrongPhaseError(msg("err_game_started"))
         record = cmd.to_dict()
         record.pop("board", None)  # the event carries the validated snapshot once
         return {"type": "new_game", "command": record, **setup.new_game_event(cmd),
                 "effects": [], "warnings": []}
     if state is None:
-        raise WrongPhaseError("Start a new game first.")
+        raise WrongPhaseError(msg("err_no_game"))
     if isinstance(cmd, c.Undo):
         return _decide_undo(state, cmd)
     rule = RULES[cmd.type]
     if state.phase == "over":
-        raise GameOverError("The game is over; only undo is still possible.")
+        raise GameOverError(msg("err_game_over"))
     where = _where(state)
     if where not in rule.phases and state.phase not in rule.phases:
         if state.phase == "battle":
-            raise WrongPhaseError("A battle is waiting for the tray count; confirm it (or undo the attack) first.")
-        raise WrongPhaseError(f"{cmd.type.replace('_', ' ').capitalize()} is not possible during "
-                              f"{PHASE_WORDS.get(where, where)}.")
+            raise WrongPhaseError(msg("err_battle_waiting"))
+        raise WrongPhaseError(msg(
+            "err_wrong_phase", command=Term(f"cmd_{cmd.type}", cmd.type.replace("_", " ").capitalize()),
+            phase=Term(f"msg_phase_{where.replace('/', '_')}", PHASE_WORDS.get(where, where))))
     player = getattr(cmd, "player", None)
     if player is not None and player not in state.colors:
-        raise InvalidCommandError(f"{display(player)} is not playing in this game.")
+        raise InvalidCommandError(msg("err_not_playing", player=who(state, player)))
     if rule.turn and state.turn != player:
-        raise NotYourTurnError(f"It is {display(state.turn or '')}'s turn, not {display(player)}'s.")
+        raise NotYourTurnError(msg("err_not_your_turn", turn=who(state, state.turn or ""),
+                                   player=who(state, player)))
     out = rule.handler(state, cmd)
     ch, info = out if isinstance(out, tuple) else (out, {})
     return {"type": cmd.type, "command": cmd.to_dict(), "effects": ch.effects,
@@ -132,10 +136,10 @@ def _decide_undo(state: GameState, cmd: c.Undo) -> dict[str, Any]:
         if e["type"] == "new_game":
             break
         if e["type"] in THROWS:
-            raise UndoNotAllowedError("The cubes have already been thrown — correct the count instead.")
+            raise UndoNotAllowedError(msg("err_undo_thrown"))
         return {"type": "undo", "command": cmd.to_dict(), "undoes": seq, "undone_type": e["type"],
-                "effects": [], "warnings": [f"Undone: {e['type'].replace('_', ' ')}."]}
-    raise UndoNotAllowedError("There is nothing left to undo.")
+                "effects": [], "warnings": [to_json(msg("msg_undone", what=Term(f"ev_{e['type']}", e["type"].replace("_", " "))))]}
+    raise UndoNotAllowedError(msg("err_undo_nothing"))
 
 
 def _apply(state: GameState, event: Mapping[str, Any], seq: int) -> None:
@@ -218,5 +222,5 @@ def replay(events: Iterable[Any]) -> GameState:
 def preview_battle(state: GameState, counts: Mapping[str, int]) -> dict[str, Any]:
     """What these tray counts would do to the pending battle: ``{result, impossible, explanation}``."""
     if state.battle is None:
-        raise WrongPhaseError("There is no battle waiting for a tray count.")
+        raise WrongPhaseError(msg("err_no_battle"))
     return warfare.preview(state, validate_counts(counts))

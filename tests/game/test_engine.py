@@ -47,7 +47,7 @@ def test_wrong_phase_is_refused_before_the_player_check():
 
 def test_not_your_turn():
     s = new_game()
-    with pytest.raises(NotYourTurnError, match="It is Red's turn, not Blue's"):
+    with pytest.raises(NotYourTurnError, match="It is Dirk's turn, not Ani's"):
         decide(s, {"type": "deploy_start", "player": "blue", "armies": 5, "region": "mountainhome"})
 
 

@@ -1,6 +1,8 @@
 """Errors of the HTTP layer and the one place that turns any deliberate error into JSON.
 
 Every error answer has the same shape, ``{"error": {"kind": ClassName, "message": sentence}}``;
+the sentence is in the requesting page's language when the error carries a catalogue message
+(:mod:`companion.messages`; language chosen by :func:`companion.web.i18n.request_language`);
 the status says what the client should do (see the "HTTP API" section of docs/CONTRACTS.md):
 
 * 400 — the request or the move is wrong; the game is unchanged, show the message inline;
@@ -18,6 +20,8 @@ from flask import Flask, Response, jsonify, request
 from werkzeug.exceptions import HTTPException
 
 from companion.errors import CompanionError
+from companion.messages import localize, msg
+from companion.web.i18n import request_language
 
 log = logging.getLogger("companion.web")
 
@@ -114,19 +118,16 @@ def register_error_handlers(app: Flask) -> None:
         status = status_for(exc, table)
         if status >= 500 and status != 503:
             log.exception("unexpected companion error", exc_info=exc)
-        return error_response(type(exc).__name__, str(exc), status)
+        return error_response(type(exc).__name__, localize(exc, request_language()), status)
 
     @app.errorhandler(HTTPException)
     def _http_error(exc: HTTPException) -> Response | HTTPException:
         if not request.path.startswith("/api/"):
             return exc  # the pages keep Flask's HTML error pages
-        messages = {
-            404: "There is nothing at this address.",
-            405: f"This address does not accept {request.method} requests.",
-            413: "The request is too large.",
-            415: "Send the request body as JSON (Content-Type: application/json).",
-        }
-        message = messages.get(exc.code or 500, exc.description or "The request failed.")
+        keys = {404: "msg_http_404", 405: "msg_http_405", 413: "msg_http_413", 415: "msg_http_415"}
+        key = keys.get(exc.code or 500)
+        message = (msg(key, method=request.method).render(request_language()) if key
+                   else exc.description or msg("msg_http_failed").render(request_language()))
         return error_response(type(exc).__name__, message, exc.code or 500)
 
     @app.errorhandler(Exception)
@@ -134,8 +135,4 @@ def register_error_handlers(app: Flask) -> None:
         if isinstance(exc, HTTPException):
             return _http_error(exc)
         log.exception("unexpected error while answering %s %s", request.method, request.path)
-        return error_response(
-            "InternalError",
-            "Something went wrong inside the companion. Reload the page to see the game as it is now.",
-            500,
-        )
+        return error_response("InternalError", msg("msg_internal").render(request_language()), 500)

@@ -69,3 +69,19 @@ def choose_language(
         if tag in LANGUAGES:
             return tag
     return DEFAULT_LANGUAGE
+
+
+def request_language() -> str:
+    """The language of the current Flask request, chosen exactly as the pages choose it.
+
+    The pages' scripts send their page's language as ``Accept-Language`` on every API call
+    (``static/js/api.js``), and the ``lang`` cookie travels with them, so an error, a warning or
+    a label rendered by the API is in the language of the page that asked.
+    """
+    from flask import request  # only the web layer calls this; the module stays Flask-free
+
+    return choose_language(
+        query=request.args.get("lang"),
+        cookie=request.cookies.get(COOKIE_NAME),
+        accept_language=request.headers.get("Accept-Language"),
+    )

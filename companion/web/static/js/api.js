@@ -1,5 +1,5 @@
 // The JSON API client. Every failure becomes an ApiError whose message is for players.
-import { t } from "./i18n.js";
+import { t, LANG } from "./i18n.js";
 
 export class ApiError extends Error {
   constructor(status, kind, message) {
@@ -15,7 +15,8 @@ export async function api(path, { method = "GET", body } = {}) {
   try {
     response = await fetch(path, {
       method,
-      headers: body === undefined ? {} : { "Content-Type": "application/json" },
+      // The page's language, so errors and warnings come back in it (companion.web.i18n).
+      headers: body === undefined ? { "Accept-Language": LANG } : { "Content-Type": "application/json", "Accept-Language": LANG },
       body: body === undefined ? undefined : JSON.stringify(body),
       cache: "no-store",
     });
