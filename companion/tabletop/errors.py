@@ -1,0 +1,63 @@
+"""Errors of the game-night scoring, one class per way of being wrong.
+
+Every class subclasses :class:`TabletopError`, which is both a
+:class:`~companion.errors.CompanionError` (the web layer turns it into a 400 answer with its
+message) and a :class:`ValueError` (it is always caused by what the caller sent). A refused
+event changes nothing: the rules compute a new state and never touch the old one.
+"""
+
+from __future__ import annotations
+
+from companion.errors import CompanionError
+
+
+class TabletopError(CompanionError, ValueError):
+    """Root of every deliberate error of :mod:`companion.tabletop`."""
+
+
+class InvalidEventError(TabletopError):
+    """An event that is not what the game expects (unknown type, missing or wrong field)."""
+
+
+class UnknownGameError(TabletopError):
+    """A game key the companion has no rules module for."""
+
+    def __init__(self, key: object, known: tuple[str, ...]) -> None:
+        super().__init__(f"There is no built-in game called {key!r}; there are {', '.join(known)}.")
+        self.key = key
+
+
+class UnknownPlayerError(TabletopError):
+    """An event names a player who is not in this game."""
+
+    def __init__(self, player: object) -> None:
+        super().__init__(f"There is no player {player!r} in this game.")
+        self.player = player
+
+
+class PlayersError(TabletopError):
+    """The wrong number of players (or teams) for a game, or one name twice."""
+
+
+class NegativeScoreError(TabletopError):
+    """A score below zero in a game whose rulebook has none."""
+
+
+class GameOverError(TabletopError):
+    """An event after the game has ended (a game ended twice, a point after the end)."""
+
+
+class TurnLimitError(GameOverError):
+    """A turn past the game's turn limit."""
+
+
+class NotOverError(TabletopError):
+    """A result was asked for while the game is still going."""
+
+
+class TieNeedsLevelsError(TabletopError):
+    """Immortal (Game-O-Gami): a tie on control tokens that needs the tied players' card levels."""
+
+
+class NothingToUndoError(TabletopError):
+    """Undo with no event left to take back."""
