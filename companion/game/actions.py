@@ -14,9 +14,10 @@ from .checks import (advance_turn, building_problem, can_pay, leaves_one_behind,
                      region_id, require, step, step_problem, use_space)
 from .colors import display, other_realm
 from .effects import Changes
-from .errors import (GameError, IllegalActionError, InvalidCommandError, NotEnoughArmiesError,
+from .errors import (EmptyLimboError, GameError, IllegalActionError, InvalidCommandError,
                      TransitionCountError)
 from .state import GameState
+from .wording import player as who
 
 BUILD_VP = {"portal": 1, "shrine": 1, "capital": 2}
 TRANSITION_3 = Cost(gold=1, energy=2)
@@ -49,10 +50,9 @@ def transition_problem(state: GameState, color: str, realm: str, size: int, give
     limbo can only place those armies")."""
     limbo = state.player(color).limbo[realm]
     if limbo < 1:
-        return NotEnoughArmiesError(
-            f"{display(color)} has no army in the {realm} limbo; there is nothing to bring.")
+        return EmptyLimboError(who(state, color), realm)
     if given is not None and given != min(size, limbo):
-        return TransitionCountError(color, size, realm, limbo, given)
+        return TransitionCountError(who(state, color), size, realm, limbo, given)
     return None
 
 

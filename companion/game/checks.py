@@ -17,6 +17,7 @@ from .effects import Changes
 from .errors import (GameError, IllegalActionError, InvalidCommandError, NoSpaceLeftError,
                      NotEnoughArmiesError, NotEnoughResourcesError, SpaceUsedError)
 from .state import GameState
+from .wording import player as who
 
 MAGIC_SPACES = sp.MAGIC_SPACE_COUNT  # red-framed magic spaces on every player board
 Node = tuple[str, str]  # (region, realm)
@@ -70,12 +71,12 @@ def space_problem(state: GameState, color: str, space: str, label: str | None = 
     magic spaces")."""
     used = state.used.get(color, [])
     if space not in (sp.ANY_ARMY, sp.ANY_MAGIC) and space in used:
-        return SpaceUsedError(color, label or sp.label(space))
+        return SpaceUsedError(who(state, color), space, label or sp.label(space))
     army, magic = sp.counts(used)
     if sp.is_magic(space) and magic >= sp.MAGIC_SPACE_COUNT:
-        return NoSpaceLeftError(color, "magic", sp.MAGIC_SPACE_COUNT)
+        return NoSpaceLeftError(who(state, color), "magic", sp.MAGIC_SPACE_COUNT)
     if not sp.is_magic(space) and army >= sp.ARMY_SPACE_COUNT:
-        return NoSpaceLeftError(color, "army", sp.ARMY_SPACE_COUNT)
+        return NoSpaceLeftError(who(state, color), "army", sp.ARMY_SPACE_COUNT)
     return None
 
 

@@ -13,7 +13,8 @@ from .battle import validate_counts
 from .checks import region_id
 from .colors import REALMS
 from .effects import Changes
-from .errors import InvalidBattleError, InvalidCommandError, InvalidCorrectionError
+from .errors import (InvalidBattleError, InvalidCommandError, NoSuchRoundError,
+                     RoundNotStartedError)
 from .state import GameState
 
 
@@ -62,11 +63,9 @@ def _turn_order(state: GameState, cmd: c.Correct, ch: Changes) -> None:
             ch.set("turn", cmd.first_player)
     if cmd.round is not None:
         if state.phase not in ROUND_PHASES:
-            raise InvalidCorrectionError("The round can be corrected only once the rounds have begun "
-                                         "(after the seeding of the tower).")
+            raise RoundNotStartedError()
         if not 1 <= cmd.round <= state.rounds:
-            raise InvalidCorrectionError(
-                f"This game has {state.rounds} rounds, so the round must be 1 to {state.rounds}, not {cmd.round}.")
+            raise NoSuchRoundError(state.rounds, cmd.round)
         if cmd.round != state.round:
             ch.set("round", cmd.round)
 

@@ -7,9 +7,10 @@ sentence a player understands. A command that raises any of these changed nothin
 
 from __future__ import annotations
 
-from companion.errors import CompanionError
+from typing import Any
 
-from .colors import display
+from companion.errors import CompanionError
+from companion.messages import Term, msg
 
 
 class GameError(CompanionError, ValueError):
@@ -81,31 +82,50 @@ class BoardDataError(GameError):
 class TransitionCountError(IllegalActionError):
     """A transition places exactly its number of armies — fewer only when the limbo holds fewer."""
 
-    def __init__(self, player: str, size: int, realm: str, limbo: int, given: int):
+    def __init__(self, player: Any, size: int, realm: str, limbo: int, given: int):
         self.player, self.size, self.realm, self.limbo, self.given = player, size, realm, limbo, given
-        expected = min(size, limbo)
-        super().__init__(
-            f"A transition of {size} places exactly {size} armies (fewer only when the limbo holds "
-            f"fewer): {display(player)} has {limbo} in the {realm} limbo, so {expected}, not {given}.")
+        super().__init__(msg("err_transition_count", player=player, size=size, limbo=limbo,
+                             realm=Term(f"realm_adj_{realm}", realm), expected=min(size, limbo), given=given))
+
+
+class EmptyLimboError(NotEnoughArmiesError):
+    """A transition from a limbo that holds no army: there is nothing to bring."""
+
+    def __init__(self, player: Any, realm: str):
+        self.player, self.realm = player, realm
+        super().__init__(msg("err_empty_limbo", player=player, realm=Term(f"realm_adj_{realm}", realm)))
 
 
 class NoSpaceLeftError(IllegalActionError):
-    """Every action space of the player board already carried a revealed card this round."""
+    """Every army (or magic) space of the player board already carried a revealed card this round."""
 
-    def __init__(self, player: str, kind: str, spaces: int):
+    def __init__(self, player: Any, kind: str, spaces: int):
         self.player, self.kind, self.spaces = player, kind, spaces
-        super().__init__(
-            f"{display(player)} has already used all {spaces} {kind} spaces of the player board "
-            f"this round; no other {kind} action can be revealed, performed or forfeited.")
+        super().__init__(msg(f"err_no_{kind}_space_left", player=player, spaces=spaces))
 
 
 class SpaceUsedError(IllegalActionError):
     """This action space was already used (performed or forfeited) this round."""
 
-    def __init__(self, player: str, label: str):
-        self.player, self.label = player, label
-        super().__init__(f"{display(player)} has already used the {label} space this round.")
+    def __init__(self, player: Any, space: str, label: str):
+        self.player, self.space = player, space
+        super().__init__(msg("err_space_used", player=player, space=Term(f"space_{space.replace(':', '_')}", label)))
 
 
 class InvalidCorrectionError(InvalidCommandError):
-    """A correction names something that cannot be (a colour not playing, a round not played)."""
+    """A correction names something that cannot be (a round the game does not have)."""
+
+
+class RoundNotStartedError(InvalidCorrectionError):
+    """The round is corrected before the rounds have begun."""
+
+    def __init__(self) -> None:
+        super().__init__(msg("err_correct_round_phase"))
+
+
+class NoSuchRoundError(InvalidCorrectionError):
+    """The corrected round is outside 1 … the game's number of rounds."""
+
+    def __init__(self, rounds: int, given: int):
+        self.rounds, self.given = rounds, given
+        super().__init__(msg("err_correct_round_range", rounds=rounds, given=given))

@@ -181,11 +181,11 @@ def test_first_player_marker_takes_effect_next_round(s):
 def test_each_magic_card_once_and_two_magic_cards_per_round(s):
     t = run(s, type="draw_conflict_card", player="blue")
     t = to_turn(t, "blue")
-    with pytest.raises(IllegalActionError, match="already used the magic card conflict or marker space"):
+    with pytest.raises(IllegalActionError, match="already used the magic card conflict card or first player marker space"):
         decide(t, {"type": "take_first_player", "player": "blue"})
     t = run(t, type="draw_two_cards", player="blue")
     t = to_turn(t, "blue")
-    with pytest.raises(IllegalActionError, match="already used all 2 magic spaces"):
+    with pytest.raises(IllegalActionError, match="already used both magic spaces"):
         decide(t, {"type": "magic_shrine", "player": "blue", "region": "shore-lake", "realm": "light"})
 
 

@@ -37,7 +37,7 @@ def test_transition_of_3_places_exactly_3_when_the_limbo_holds_enough(s):
     the played region" — not fewer when the limbo holds 3 or more."""
     assert s.player("blue").limbo["light"] >= 3
     cmd = {"type": "transition_3", "player": "blue", "region": "shore-lake", "realm": "light", "armies": 2}
-    refused(s, cmd, TransitionCountError, r"exactly 3 armies .* Blue has 6 in the light limbo, so 3, not 2")
+    refused(s, cmd, TransitionCountError, r"exactly 3 armies .* Ani has 6 in the light limbo, so 3, not 2")
     t = run(s, **{**cmd, "armies": 3})
     assert t.armies("shore-lake", "light", "blue") == 8
 
@@ -94,12 +94,12 @@ def test_forfeits_are_limited_to_the_eight_army_spaces(s):
         s = run(s, type="forfeit", player="blue", compensation="gold")
     assert s.player("blue").gold == 7 + 8 and s.turn == "blue"
     refused(s, {"type": "forfeit", "player": "blue", "compensation": "gold"}, NoSpaceLeftError,
-            "Blue has already used all 8 army spaces")
+            "Ani has already used all 8 army spaces")
     # The magic spaces are still free: a magic card may still be forfeited, twice.
     s = run(s, type="forfeit", player="blue", compensation="gold", space="magic:transition_5")
     s = run(s, type="forfeit", player="blue", compensation="gold", space=spaces.ANY_MAGIC)
     refused(s, {"type": "forfeit", "player": "blue", "compensation": "gold",
-                                 "space": spaces.ANY_MAGIC}, NoSpaceLeftError, "all 2 magic spaces")
+                                 "space": spaces.ANY_MAGIC}, NoSpaceLeftError, "both magic spaces")
 
 
 def test_a_forfeited_space_cannot_be_used_again_this_round(s):
