@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections import deque
 
 from . import spaces as sp
-from .colors import display
+from .wording import Place, Term, msg, place
 from .effects import Changes
 from .errors import (GameError, IllegalActionError, InvalidCommandError, NoSpaceLeftError,
                      NotEnoughArmiesError, NotEnoughResourcesError, SpaceUsedError)
@@ -34,35 +34,37 @@ def require(problem: GameError | None) -> None:
 
 def region_problem(state: GameState, region: str) -> GameError | None:
     if region not in state.board.regions:
-        return InvalidCommandError(f"There is no region {region!r} on this board.")
+        return InvalidCommandError(msg("err_no_region", region=region))
     return None
 
 
-def army_problem(state: GameState, color: str, region: str, realm: str, why: str = "act there") -> GameError | None:
-    """The player must have at least one army in the region (in that realm)."""
+def army_problem(state: GameState, color: str, region: str, realm: str,
+                 why: str | Term = Term("why_act_there", "act there")) -> GameError | None:
+    """The player must have at least one army in the region (in that realm). ``why`` completes
+    "… and so cannot {why}" (a catalogue ``Term("why_…")``)."""
     if state.armies(region, realm, color) < 1:
-        return NotEnoughArmiesError(
-            f"{display(color)} has no army in {state.label(region, realm)} and so cannot {why}.")
+        return NotEnoughArmiesError(msg("err_no_army", player=who(state, color),
+                                        region=place(state, region, realm), why=why))
     return None
 
 
-def leave_problem(state: GameState, color: str, node: Node, armies: int, verb: str) -> GameError | None:
+def leave_problem(state: GameState, color: str, node: Node, armies: int, verb: str | Term) -> GameError | None:
     """Armies leaving a region (to move or to attack) must leave at least one behind."""
     have = state.armies(*node, color)
     if armies > have - 1:
-        return NotEnoughArmiesError(
-            f"{display(color)} has only {have} armies in {state.label(*node)} and must leave one "
-            f"behind, so at most {max(have - 1, 0)} can {verb}.")
+        return NotEnoughArmiesError(msg("err_leave_one", count="have", player=who(state, color), have=have,
+                                        region=place(state, *node), most=max(have - 1, 0), verb=verb))
     return None
 
 
-def pay_problem(state: GameState, color: str, gold: int, energy: int, what: str) -> GameError | None:
+def pay_problem(state: GameState, color: str, gold: int, energy: int, what: str | Term) -> GameError | None:
     p = state.player(color)
     if p.gold >= gold and p.energy >= energy:
         return None
-    need = " and ".join(s for s in (f"{energy} energy" if energy else "", f"{gold} gold" if gold else "") if s)
-    have = f"{p.energy} energy and {p.gold} gold"
-    return NotEnoughResourcesError(f"{display(color)} needs {need} for {what} but has only {have}.")
+    need = ([msg("msg_energy", n=energy)] if energy else []) + ([msg("msg_gold", n=gold)] if gold else [])
+    have = [msg("msg_energy", n=p.energy), msg("msg_gold", n=p.gold)]
+    return NotEnoughResourcesError(msg("err_cannot_pay", player=who(state, color), need=need, what=what,
+                                       have=have))
 
 
 def space_problem(state: GameState, color: str, space: str, label: str | None = None) -> GameError | None:
@@ -83,20 +85,20 @@ def space_problem(state: GameState, color: str, space: str, label: str | None = 
 def building_problem(state: GameState, region: str, realm: str, building: str) -> GameError | None:
     """A portal per region and realm; a shrine or a capital, not both; one capital per area."""
     here = state.region(region, realm)
-    label = state.label(region, realm)
+    label = place(state, region, realm)
     if building == "portal":
-        return IllegalActionError(f"{label} already has a portal.") if here.portal else None
+        return IllegalActionError(msg("err_has_portal", region=label)) if here.portal else None
     if here.building is not None:
-        return IllegalActionError(
-            f"{label} already has a {here.building}; a region holds a shrine or a capital, not both.")
+        return IllegalActionError(msg("err_has_building", region=label,
+                                      building=Term(f"msg_a_{here.building}", here.building)))
     if building == "capital":
         area = state.board.regions[region].area
         if area is not None:
             for other in state.board.area_regions(area):
                 if state.region(other, realm).building == "capital":
-                    return IllegalActionError(
-                        f"{state.board.areas[area].name} ({realm}) already has a capital in "
-                        f"{state.label(other)}; there can be only one capital per area.")
+                    return IllegalActionError(msg(
+                        "err_one_capital", area=Place(state.board.areas[area].name, realm),
+                        region=place(state, other)))
     return None
 
 
@@ -108,11 +110,10 @@ def step(state: GameState, a: Node, b: Node) -> bool | None:
     return a[0] == b[0] and state.region(*a).portal
 
 
-def step_problem(state: GameState, a: Node, b: Node, what: str) -> GameError | None:
+def step_problem(state: GameState, a: Node, b: Node, what: str | Term) -> GameError | None:
     if step(state, a, b) is False:
-        via = " (a portal leads only from the region where it was built to its twin)" if a[1] != b[1] else ""
-        return IllegalActionError(
-            f"{state.label(*a)} does not border {state.label(*b)}, so {what} cannot go that way{via}.")
+        key = "err_not_adjacent_portal" if a[1] != b[1] else "err_not_adjacent"
+        return IllegalActionError(msg(key, a=place(state, *a), b=place(state, *b), what=what))
     return None
 
 
@@ -144,16 +145,17 @@ def region_id(state: GameState, region: str) -> str:
     return region
 
 
-def needs_army(state: GameState, color: str, region: str, realm: str, why: str = "act there") -> None:
+def needs_army(state: GameState, color: str, region: str, realm: str,
+               why: str | Term = Term("why_act_there", "act there")) -> None:
     region_id(state, region)
     require(army_problem(state, color, region, realm, why))
 
 
-def leaves_one_behind(state: GameState, color: str, node: Node, armies: int, verb: str) -> None:
+def leaves_one_behind(state: GameState, color: str, node: Node, armies: int, verb: str | Term) -> None:
     require(leave_problem(state, color, node, armies, verb))
 
 
-def can_pay(state: GameState, color: str, gold: int, energy: int, what: str) -> None:
+def can_pay(state: GameState, color: str, gold: int, energy: int, what: str | Term) -> None:
     require(pay_problem(state, color, gold, energy, what))
 
 
