@@ -17,6 +17,7 @@ from .effects import Changes
 from .errors import (EmptyLimboError, GameError, IllegalActionError, InvalidCommandError,
                      TransitionCountError)
 from .state import GameState
+from .wording import Term, msg, place
 from .wording import player as who
 
 BUILD_VP = {"portal": 1, "shrine": 1, "capital": 2}
@@ -39,8 +40,7 @@ def special_of(state: GameState, color: str, action: str, tribe: str | None = No
     p = state.player(color)
     t = state.board.tribes[p.dark_tribe]
     if t.special is None or t.special.action != action or (tribe is not None and t.id != tribe):
-        raise IllegalActionError(
-            f"{display(color)} plays the {t.name}, who do not have this special action.")
+        raise IllegalActionError(msg("err_not_your_special", player=who(state, color), tribe=t.name))
     return t.special
 
 
@@ -62,7 +62,7 @@ def transition_size(state: GameState, color: str, realm: str, size: int, given: 
     return min(size, state.player(color).limbo[realm])
 
 
-def _pay(state: GameState, ch: Changes, color: str, cost: Cost, what: str) -> None:
+def _pay(state: GameState, ch: Changes, color: str, cost: Cost, what: str | Term) -> None:
     can_pay(state, color, cost.gold, cost.energy, what)
     ch.pay(color, cost.gold, cost.energy)
 
@@ -74,7 +74,7 @@ def extract(state: GameState, cmd: c.ExtractGold | c.ExtractEnergy) -> Changes:
     if special:
         special_of(state, cmd.player, "extract_gold")
     use_space(state, ch, cmd.player, "special" if special else cmd.type, f"extract {resource}")
-    needs_army(state, cmd.player, cmd.region, cmd.realm, f"extract {resource} there")
+    needs_army(state, cmd.player, cmd.region, cmd.realm, Term(f"why_extract_{resource}", f"extract {resource} there"))
     printed = state.board.regions[cmd.region].yields(cmd.realm).get(resource)
     if printed is None and cmd.amount is None:
         raise InvalidCommandError(
@@ -93,9 +93,9 @@ def transition_3(state: GameState, cmd: c.Transition3) -> Changes:
     ch = Changes()
     cost = special_of(state, cmd.player, "transition_3").cost if cmd.special else TRANSITION_3
     use_space(state, ch, cmd.player, "special" if cmd.special else "transition_3", "transition of 3")
-    needs_army(state, cmd.player, cmd.region, cmd.realm, "bring armies there from the limbo")
+    needs_army(state, cmd.player, cmd.region, cmd.realm, Term("why_bring_from_limbo", "bring armies there from the limbo"))
     armies = transition_size(state, cmd.player, cmd.realm, 3, cmd.armies)
-    _pay(state, ch, cmd.player, cost, "a transition of 3")
+    _pay(state, ch, cmd.player, cost, Term("pay_transition_3", "a transition of 3"))
     ch.limbo(cmd.player, cmd.realm, -armies)
     ch.armies(cmd.region, cmd.realm, cmd.player, armies)
     advance_turn(state, cmd.player, ch)
@@ -107,8 +107,7 @@ def _building_allowed(state: GameState, ch: Changes, region: str, realm: str, bu
     if building == "capital":
         area = state.board.regions[region].area
         if area is None or not state.board.area_complete(area):
-            ch.warn(f"The area of {state.label(region)} is not fully entered yet — the one-capital-per-area "
-                    f"rule was checked only against the regions entered.")
+            ch.warn(msg("warn_area_incomplete_capital", region=place(state, region)))
 
 
 def _build(state: GameState, ch: Changes, color: str, region: str, realm: str, building: str) -> None:
@@ -122,7 +121,7 @@ def _build(state: GameState, ch: Changes, color: str, region: str, realm: str, b
 def construct(state: GameState, cmd: c.Construct) -> Changes:
     ch = Changes()
     use_space(state, ch, cmd.player, "construct", "construct")
-    needs_army(state, cmd.player, cmd.region, cmd.realm, f"build a {cmd.building} there")
+    needs_army(state, cmd.player, cmd.region, cmd.realm, Term(f"why_build_{cmd.building}", f"build a {cmd.building} there"))
     _building_allowed(state, ch, cmd.region, cmd.realm, cmd.building)
     p = state.player(cmd.player)
     printed = None
@@ -137,7 +136,7 @@ def construct(state: GameState, cmd: c.Construct) -> Changes:
         raise IllegalActionError(
             f"A {cmd.building} costs {display(cmd.player)} {printed.energy} energy and {printed.gold} gold, "
             f"not {given.energy} energy and {given.gold} gold.")
-    _pay(state, ch, cmd.player, printed or given, f"a {cmd.building}")
+    _pay(state, ch, cmd.player, printed or given, Term(f"pay_{cmd.building}", f"a {cmd.building}"))
     _build(state, ch, cmd.player, cmd.region, cmd.realm, cmd.building)
     advance_turn(state, cmd.player, ch)
     return ch
@@ -147,9 +146,9 @@ def demons_shrine(state: GameState, cmd: c.DemonsShrine) -> Changes:
     ch = Changes()
     cost = special_of(state, cmd.player, "demons_shrine").cost
     use_space(state, ch, cmd.player, "special", "Demons' shrine")
-    needs_army(state, cmd.player, cmd.region, cmd.realm, "build a shrine there")
+    needs_army(state, cmd.player, cmd.region, cmd.realm, Term("why_build_shrine", "build a shrine there"))
     _building_allowed(state, ch, cmd.region, cmd.realm, "shrine")
-    _pay(state, ch, cmd.player, cost, "a shrine")
+    _pay(state, ch, cmd.player, cost, Term("pay_shrine", "a shrine"))
     _build(state, ch, cmd.player, cmd.region, cmd.realm, "shrine")
     advance_turn(state, cmd.player, ch)
     return ch
@@ -158,12 +157,12 @@ def demons_shrine(state: GameState, cmd: c.DemonsShrine) -> Changes:
 # --- moving -------------------------------------------------------------------------------
 
 
-def check_path(state: GameState, ch: Changes, color: str, nodes: list[Node], what: str) -> None:
+def check_path(state: GameState, ch: Changes, color: str, nodes: list[Node], what: str | Term) -> None:
     """Every step must be possible; unknown adjacency is a warning, never a refusal."""
     for a, b in zip(nodes, nodes[1:]):
         require(step_problem(state, a, b, what))
         if step(state, a, b) is None:
-            ch.warn(f"The adjacency of {state.label(a[0])} and {state.label(b[0])} is not entered yet — not checked.")
+            ch.warn(msg("warn_adjacency_unknown", a=place(state, a[0]), b=place(state, b[0])))
 
 
 def move(state: GameState, cmd: c.Move) -> Changes:
@@ -172,23 +171,21 @@ def move(state: GameState, cmd: c.Move) -> Changes:
     src: Node = (region_id(state, cmd.source), cmd.realm)
     dst: Node = (region_id(state, cmd.target), cmd.target_realm or cmd.realm)
     if src == dst:
-        raise IllegalActionError("Armies must move to another region.")
-    needs_army(state, cmd.player, src[0], src[1], "move armies from there")
-    leaves_one_behind(state, cmd.player, src, cmd.armies, "move")
-    needs_army(state, cmd.player, dst[0], dst[1], "move armies there (armies move only to own regions)")
+        raise IllegalActionError(msg("err_move_same"))
+    needs_army(state, cmd.player, src[0], src[1], Term("why_move_from", "move armies from there"))
+    leaves_one_behind(state, cmd.player, src, cmd.armies, Term("verb_move", "move"))
+    needs_army(state, cmd.player, dst[0], dst[1], Term("why_move_to", "move armies there (armies move only to own regions)"))
     if cmd.path is not None:
         nodes = [src] + [(region_id(state, w.region), w.realm or cmd.realm) for w in cmd.path] + [dst]
         for n in nodes[1:-1]:
-            needs_army(state, cmd.player, n[0], n[1], "move armies through it")
-        check_path(state, ch, cmd.player, nodes, "the armies")
+            needs_army(state, cmd.player, n[0], n[1], Term("why_move_through", "move armies through it"))
+        check_path(state, ch, cmd.player, nodes, Term("what_the_armies", "the armies"))
     elif dst not in reachable(state, cmd.player, src, allow_unknown=False):
         if dst not in reachable(state, cmd.player, src, allow_unknown=True):
-            raise IllegalActionError(
-                f"There is no way from {state.label(*src)} to {state.label(*dst)} through regions "
-                f"holding {display(cmd.player)}'s armies.")
-        ch.warn(f"The way from {state.label(*src)} to {state.label(*dst)} uses adjacencies not entered "
-                f"yet — not checked.")
-    _pay(state, ch, cmd.player, MOVE, "a move")
+            raise IllegalActionError(msg("err_no_way", a=place(state, *src), b=place(state, *dst),
+                                         player=who(state, cmd.player)))
+        ch.warn(msg("warn_way_unknown", a=place(state, *src), b=place(state, *dst)))
+    _pay(state, ch, cmd.player, MOVE, Term("pay_move", "a move"))
     ch.armies(*src, cmd.player, -cmd.armies)
     ch.armies(*dst, cmd.player, cmd.armies)
     advance_turn(state, cmd.player, ch)
@@ -208,35 +205,34 @@ def magic(state: GameState, cmd: c.Command) -> tuple[Changes, dict[str, Any]]:
         total = transition_size(state, cmd.player, cmd.realm, most, sum(p.armies for p in cmd.placements))
         for p in cmd.placements:
             if p.realm not in (None, cmd.realm):
-                raise IllegalActionError("All armies of a transition go to regions of the limbo's realm.")
-            needs_army(state, cmd.player, p.region, cmd.realm, "bring armies there from the limbo")
-        _pay(state, ch, cmd.player, cost, "this magic card")
+                raise IllegalActionError(msg("err_transition_realm"))
+            needs_army(state, cmd.player, p.region, cmd.realm, Term("why_bring_from_limbo", "bring armies there from the limbo"))
+        _pay(state, ch, cmd.player, cost, Term("pay_magic_card", "this magic card"))
         for p in cmd.placements:
             ch.armies(p.region, cmd.realm, cmd.player, p.armies)
         ch.limbo(cmd.player, cmd.realm, -total)
     elif cmd.type == "take_first_player":
         if state.marker_holder == cmd.player:
-            raise IllegalActionError(f"{display(cmd.player)} already holds the first-player marker.")
-        _pay(state, ch, cmd.player, cost, "the first-player marker")
+            raise IllegalActionError(msg("err_has_marker", player=who(state, cmd.player)))
+        _pay(state, ch, cmd.player, cost, Term("pay_first_player", "the first-player marker"))
         ch.set("marker_holder", cmd.player)
     elif cmd.type in ("draw_conflict_card", "draw_two_cards"):
-        _pay(state, ch, cmd.player, cost, "drawing conflict cards")  # hands are not tracked
+        _pay(state, ch, cmd.player, cost, Term("pay_conflict_cards", "drawing conflict cards"))  # hands are not tracked
     elif cmd.type == "magic_shrine":
-        needs_army(state, cmd.player, cmd.region, cmd.realm, "build a shrine there")
+        needs_army(state, cmd.player, cmd.region, cmd.realm, Term("why_build_shrine", "build a shrine there"))
         _building_allowed(state, ch, cmd.region, cmd.realm, "shrine")
-        _pay(state, ch, cmd.player, cost, "a shrine")
+        _pay(state, ch, cmd.player, cost, Term("pay_shrine", "a shrine"))
         _build(state, ch, cmd.player, cmd.region, cmd.realm, "shrine")
     elif cmd.type == "take_over_card":
-        needs_army(state, cmd.player, cmd.region, cmd.realm, "claim its card")
+        needs_army(state, cmd.player, cmd.region, cmd.realm, Term("why_claim_card", "claim its card"))
         holder = state.cards[cmd.region]
         if holder == cmd.player:
-            raise IllegalActionError(f"{display(cmd.player)} already holds the {state.label(cmd.region)} card.")
+            raise IllegalActionError(msg("err_has_card", player=who(state, cmd.player), region=place(state, cmd.region)))
         if holder is None:
-            raise IllegalActionError(
-                f"Nobody holds the {state.label(cmd.region)} card, so there is no one to compare armies with.")
+            raise IllegalActionError(msg("err_card_unheld", region=place(state, cmd.region)))
         twin = other_realm(cmd.realm)
         mine, theirs = state.armies(cmd.region, cmd.realm, cmd.player), state.armies(cmd.region, twin, holder)
-        _pay(state, ch, cmd.player, cost, "taking over a region card")
+        _pay(state, ch, cmd.player, cost, Term("pay_take_over", "taking over a region card"))
         success = mine > theirs
         if success:
             ch.card(cmd.region, cmd.player)

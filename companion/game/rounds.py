@@ -10,6 +10,8 @@ from .effects import Changes
 from .errors import InvalidCommandError, NotEnoughArmiesError
 from .scoring import breakdown, standings
 from .state import GameState
+from .wording import Term, msg, realm as realm_word
+from .wording import player as who
 
 REINFORCE_PER = 3  # one army per full three in a limbo
 
@@ -21,16 +23,15 @@ def reinforce(state: GameState, cmd: c.Reinforce) -> Changes:
     per_realm = {"light": 0, "dark": 0}
     for pl in cmd.placements:
         if pl.realm is None:
-            raise InvalidCommandError("Each reinforcement must say its realm (light or dark).")
+            raise InvalidCommandError(msg("err_reinforce_realm"))
         region_id(state, pl.region)
-        needs_army(state, cmd.player, pl.region, pl.realm, "send reinforcements there")
+        needs_army(state, cmd.player, pl.region, pl.realm, Term("why_reinforce", "send reinforcements there"))
         per_realm[pl.realm] += pl.armies
     for realm, n in per_realm.items():
         allowed = p.limbo[realm] // REINFORCE_PER
         if n > allowed:
-            raise NotEnoughArmiesError(
-                f"{display(cmd.player)} has {p.limbo[realm]} armies in the {realm} limbo, so at most "
-                f"{allowed} may reinforce the {realm} realm, not {n}.")
+            raise NotEnoughArmiesError(msg("err_reinforce_count", player=who(state, cmd.player), have=p.limbo[realm],
+                                           realm=realm_word(realm), allowed=allowed, n=n))
     for pl in cmd.placements:
         ch.armies(pl.region, pl.realm, cmd.player, pl.armies)
         ch.limbo(cmd.player, pl.realm, -pl.armies)

@@ -19,6 +19,8 @@ from .colors import GREEN, display, other_realm
 from .effects import Changes
 from .errors import IllegalActionError, ImpossibleReadingError
 from .state import GameState
+from .wording import Term, msg, place
+from .wording import player as who
 from .reading import camera_of
 from .tower import check_colors, explain, reading_problems, throw_accounting
 
@@ -49,26 +51,25 @@ def attack(state: GameState, cmd: c.Attack) -> Changes:
     if cmd.via_portal:
         dst = (region_id(state, cmd.target), other_realm(cmd.realm))
         if cmd.target != cmd.source:
-            raise IllegalActionError("Through a portal armies reach only the twin of the region they leave.")
+            raise IllegalActionError(msg("err_portal_twin"))
         if not state.region(*src).portal:
-            raise IllegalActionError(f"{state.label(*src)} has no portal.")
+            raise IllegalActionError(msg("err_no_portal", region=place(state, *src)))
     else:
         dst = (region_id(state, cmd.target), cmd.realm)
         if src == dst:
-            raise IllegalActionError("A region cannot attack itself.")
-        check_path(state, ch, cmd.player, [src, dst], "the attack")
-    needs_army(state, cmd.player, src[0], src[1], "attack from there")
-    leaves_one_behind(state, cmd.player, src, cmd.armies, "attack")
+            raise IllegalActionError(msg("err_attack_self"))
+        check_path(state, ch, cmd.player, [src, dst], Term("what_the_attack", "the attack"))
+    needs_army(state, cmd.player, src[0], src[1], Term("why_attack_from", "attack from there"))
+    leaves_one_behind(state, cmd.player, src, cmd.armies, Term("verb_attack", "attack"))
     occupants = state.region(*dst).occupants()
     if cmd.player in occupants:
-        raise IllegalActionError(
-            f"{display(cmd.player)} already has armies in {state.label(*dst)}; use a move instead.")
+        raise IllegalActionError(msg("err_attack_own", player=who(state, cmd.player), region=place(state, *dst)))
     if len(occupants) > 1:
-        raise IllegalActionError(
-            f"{state.label(*dst)} holds armies of {' and '.join(map(display, occupants))}; correct the board first.")
+        raise IllegalActionError(msg("err_two_occupants", region=place(state, *dst),
+                                     players=[who(state, o) for o in occupants]))
     defender = occupants[0] if occupants else None
     if special is not None:
-        can_pay(state, cmd.player, special.cost.gold, special.cost.energy, "this special attack")
+        can_pay(state, cmd.player, special.cost.gold, special.cost.energy, Term("pay_special_attack", "this special attack"))
         ch.pay(cmd.player, special.cost.gold, special.cost.energy)
     stance = STANCE_OF_CARD[cmd.card]
     take_out = dict(state.tray)
@@ -84,7 +85,7 @@ def attack(state: GameState, cmd: c.Attack) -> Changes:
     elif green_delta > 0:
         steps.append("There are more than 3 inhabitants among them: return 1 green cube to the supply.")
     elif not take_out.get(GREEN) and state.green_supply == 0:
-        ch.warn("The green supply is empty, so no inhabitant can be added to the throw.")
+        ch.warn(msg("warn_green_empty"))
     steps.append(f"Throw them with {display(cmd.player)}'s {cmd.armies} attacking armies"
                  + (f" and {display(defender)}'s {defenders} defending armies" if defender else "")
                  + f": {_cubes(throw)}.")
