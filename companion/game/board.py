@@ -6,7 +6,11 @@ unknown adjacency is a warning, an unknown resource value or cost must come with
 an incomplete area scores no area bonus (with a warning). Nothing here is invented.
 
 Guarantees: a :class:`Board` is always valid (loading or ``from_dict`` validates); region, area
-and tribe ids are stable slugs; ``name`` fields are for display only.
+and tribe ids are stable slugs; ``name`` fields are for display only. A name the owner has not
+entered is absent from the file (``named`` is False) and ``name`` is then a stand-in such as
+"Region 12 (name not entered)" (older files wrote that text as the name: it is read as not
+entered). ``name_de`` is the optional German name (the German rulebook uses the
+English names, so it is never required).
 """
 
 from __future__ import annotations
@@ -27,6 +31,13 @@ REGIONS_PER_AREA = 5
 BUILDINGS = ("portal", "shrine", "capital")
 SPECIAL_ACTIONS = ("demons_shrine", "extract_gold", "transition_3", "attack")
 _SLUG = re.compile(r"^[a-z0-9][a-z0-9_-]*$")
+# Older files spelled "not entered" as a name; such a name is read as absent.
+_LEGACY_PLACEHOLDER = re.compile(r"^(Region|Area|Light tribe|Dark tribe) \d+ \(name not entered\)$")
+
+
+def stand_in(kind: str, number: int) -> str:
+    """The English display name of an item whose name is not entered (``kind`` e.g. "Region")."""
+    return f"{kind} {number} (name not entered)"
 
 
 @dataclass(frozen=True)
@@ -57,12 +68,14 @@ class Yield:
 @dataclass(frozen=True)
 class Region:
     id: str
-    name: str
+    name: str  # display name: the English name, or a stand-in while ``named`` is False
     area: str | None = None  # None: membership not entered yet
     neighbours: tuple[str, ...] = ()  # known neighbours (the layout is the same in both realms)
     neighbours_complete: bool = False  # True: regions not listed are known NOT to border it
     light: Yield = field(default_factory=Yield)
     dark: Yield = field(default_factory=Yield)
+    name_de: str | None = None
+    named: bool = True
 
     def yields(self, realm: str) -> Yield:
         return self.light if realm == "light" else self.dark
@@ -71,7 +84,9 @@ class Region:
 @dataclass(frozen=True)
 class Area:
     id: str
-    name: str
+    name: str  # display name (a stand-in while ``named`` is False)
+    name_de: str | None = None
+    named: bool = True
 
 
 @dataclass(frozen=True)
@@ -93,6 +108,8 @@ class Tribe:
     start_gold: int | None = None
     start_energy: int | None = None
     army_groups: tuple[int, ...] | None = None
+    name_de: str | None = None
+    named: bool = True
 
 
 @dataclass(frozen=True)
@@ -129,7 +146,7 @@ class Board:
     def to_dict(self) -> dict[str, Any]:
         """JSON-safe; absent values are left out, exactly as in the TOML file."""
         return {
-            "areas": [{"id": a.id, "name": a.name} for a in self.areas.values()],
+            "areas": [_named({"id": a.id}, a) for a in self.areas.values()],
             "regions": [_region_dict(r) for r in self.regions.values()],
             "tribes": [_tribe_dict(t) for t in self.tribes.values()],
         }
@@ -143,8 +160,17 @@ class Board:
             raise BoardDataError(p.message) from None
 
 
+def _named(d: dict[str, Any], item: Region | Area | Tribe) -> dict[str, Any]:
+    """``d`` plus the names the owner entered (absent ones stay absent)."""
+    if item.named:
+        d["name"] = item.name
+    if item.name_de is not None:
+        d["name_de"] = item.name_de
+    return d
+
+
 def _region_dict(r: Region) -> dict[str, Any]:
-    d: dict[str, Any] = {"id": r.id, "name": r.name}
+    d: dict[str, Any] = _named({"id": r.id}, r)
     if r.area is not None:
         d["area"] = r.area
     d["neighbours"] = list(r.neighbours)
@@ -155,7 +181,8 @@ def _region_dict(r: Region) -> dict[str, Any]:
 
 
 def _tribe_dict(t: Tribe) -> dict[str, Any]:
-    d: dict[str, Any] = {"id": t.id, "name": t.name, "realm": t.realm}
+    d: dict[str, Any] = _named({"id": t.id}, t)
+    d["realm"] = t.realm
     if t.start_region is not None:
         d["start_region"] = t.start_region
     if t.start_gold is not None:
@@ -213,6 +240,16 @@ def _text(value: Any, path: tuple[Any, ...], slug: bool = False) -> str:
     return value
 
 
+def _name(t: Mapping[str, Any], key: str, path: tuple[Any, ...]) -> str | None:
+    """An optional name: absent (or an old placeholder) is None; present must be non-empty text."""
+    if key not in t:
+        return None
+    value = _text(t[key], path + (key,))
+    if len(value) > 60:
+        raise _Problem(f"{_where(path + (key,))} is longer than 60 characters.", path + (key,))
+    return None if _LEGACY_PLACEHOLDER.match(value) else value.strip()
+
+
 def _count(value: Any, path: tuple[Any, ...]) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or value < 0:
         raise _Problem(f"{_where(path)} must be a whole number of 0 or more, not {value!r}.", path)
@@ -235,11 +272,12 @@ def _build(data: Mapping[str, Any]) -> Board:
     areas: dict[str, Area] = {}
     for i, raw in enumerate(_list(top["areas"], ("areas",))):
         p = ("areas", i)
-        t = _table(raw, p, {"id", "name"}, {"id", "name"})
+        t = _table(raw, p, {"id", "name", "name_de"}, {"id"})
         aid = _text(t["id"], p + ("id",), slug=True)
         if aid in areas:
             raise _Problem(f"The area id {aid!r} is used twice.", p + ("id",))
-        areas[aid] = Area(aid, _text(t["name"], p + ("name",)))
+        name = _name(t, "name", p)
+        areas[aid] = Area(aid, name or stand_in("Area", i + 1), _name(t, "name_de", p), name is not None)
     if len(areas) != AREA_COUNT:
         raise _Problem(f"The board has {AREA_COUNT} areas per realm, the file lists {len(areas)}.", ("areas",))
 
@@ -247,8 +285,8 @@ def _build(data: Mapping[str, Any]) -> Board:
     ids: dict[str, int] = {}
     for i, raw in enumerate(raws):
         t = _table(raw, ("regions", i),
-                   {"id", "name", "area", "neighbours", "neighbours_complete", "light", "dark"},
-                   {"id", "name"})
+                   {"id", "name", "name_de", "area", "neighbours", "neighbours_complete", "light", "dark"},
+                   {"id"})
         rid = _text(t["id"], ("regions", i, "id"), slug=True)
         if rid in ids:
             raise _Problem(f"The region id {rid!r} is used twice.", ("regions", i, "id"))
@@ -261,10 +299,12 @@ def _build(data: Mapping[str, Any]) -> Board:
     for i, t in enumerate(raws):
         p = ("regions", i)
         rid = t["id"]
-        name = _text(t["name"], p + ("name",))
-        if name in names:
-            raise _Problem(f"The region name {name!r} is used twice.", p + ("name",))
-        names.add(name)
+        entered = _name(t, "name", p)
+        if entered is not None and entered.casefold() in names:
+            raise _Problem(f"The region name {entered!r} is used twice.", p + ("name",))
+        if entered is not None:
+            names.add(entered.casefold())
+        name = entered or stand_in("Region", i + 1)
         area = t.get("area")
         if area is not None:
             if area not in areas:
@@ -286,7 +326,8 @@ def _build(data: Mapping[str, Any]) -> Board:
         for realm in REALMS:
             y = _table(t.get(realm, {}), p + (realm,), {"gold", "energy"}, set())
             yields[realm] = Yield(**{k: _count(v, p + (realm, k)) for k, v in y.items()})
-        regions[rid] = Region(rid, name, area, tuple(neighbours), complete, yields["light"], yields["dark"])
+        regions[rid] = Region(rid, name, area, tuple(neighbours), complete, yields["light"], yields["dark"],
+                              _name(t, "name_de", p), entered is not None)
     # A neighbour listed on one side contradicts a "complete" list on the other side.
     for r in regions.values():
         for n in r.neighbours:
@@ -299,8 +340,8 @@ def _build(data: Mapping[str, Any]) -> Board:
     tribes: dict[str, Tribe] = {}
     for i, raw in enumerate(_list(top["tribes"], ("tribes",))):
         p = ("tribes", i)
-        t = _table(raw, p, {"id", "name", "realm", "start_region", "costs", "special", "start_gold",
-                            "start_energy", "army_groups"}, {"id", "name", "realm"})
+        t = _table(raw, p, {"id", "name", "name_de", "realm", "start_region", "costs", "special", "start_gold",
+                            "start_energy", "army_groups"}, {"id", "realm"})
         tid = _text(t["id"], p + ("id",), slug=True)
         if tid in tribes:
             raise _Problem(f"The tribe id {tid!r} is used twice.", p + ("id",))
@@ -323,11 +364,13 @@ def _build(data: Mapping[str, Any]) -> Board:
         groups = None
         if "army_groups" in t:
             groups = tuple(_count(g, p + ("army_groups",)) for g in _list(t["army_groups"], p + ("army_groups",)))
+        entered = _name(t, "name", p)
+        number = sum(1 for x in tribes.values() if x.realm == realm) + 1
         tribes[tid] = Tribe(
-            tid, _text(t["name"], p + ("name",)), realm, start, costs, special,
+            tid, entered or stand_in(f"{realm.capitalize()} tribe", number), realm, start, costs, special,
             _count(t["start_gold"], p + ("start_gold",)) if "start_gold" in t else None,
             _count(t["start_energy"], p + ("start_energy",)) if "start_energy" in t else None,
-            groups)
+            groups, _name(t, "name_de", p), entered is not None)
     return Board(regions, areas, tribes)
 
 
@@ -365,81 +408,63 @@ def parse_board(text: str, filename: str = "board.toml") -> Board:
 
 
 def _line_of(text: str, path: tuple[Any, ...]) -> int | None:
-    """Line of the offending key: the n-th ``[[section]]`` header, then the key inside it."""
+    """Line of the offending key: the n-th ``[[section]]`` header, then its sub-tables
+    (``[regions.light]``) or inline keys, then the key itself. None when it cannot be found."""
     lines = text.splitlines()
     if not path:
         return None
     start, end = 0, len(lines)
+    table: list[str] = []
+    keys = [str(k) for k in path]
     if len(path) >= 2 and isinstance(path[1], int):
         headers = [i for i, ln in enumerate(lines) if ln.strip() == f"[[{path[0]}]]"]
         if path[1] >= len(headers):
-            return None
+            found = next((i for i, ln in enumerate(lines) if re.match(rf"^{re.escape(keys[0])}\s*=", ln)), None)
+            return found + 1 if found is not None else None
         start = headers[path[1]]
         end = next((i for i in range(start + 1, len(lines)) if lines[i].lstrip().startswith("[[")), len(lines))
-        keys = path[2:]
-    else:
-        keys = path[1:] if path[0] in ("areas", "regions", "tribes") else path
-        if not keys:
-            found = next((i for i, ln in enumerate(lines) if ln.strip() == f"[[{path[0]}]]"), None)
-            return found + 1 if found is not None else None
-    if not keys:
-        return start + 1
-    key = keys[0]
-    for i in range(start, end):
-        stripped = lines[i].strip()
-        if re.match(rf"^{re.escape(str(key))}\s*=", stripped) or stripped == f"[{path[0]}.{key}]":
-            return i + 1
-        if re.match(rf"^\[{re.escape(str(path[0]))}\.{re.escape(str(key))}\b", stripped):
-            return i + 1
-    return start + 1
+        table, keys = [keys[0]], keys[2:]
+    line = start
+    for depth, key in enumerate(keys):
+        header = "[" + ".".join(table + [key]) + "]"
+        hit = next((i for i in range(line, end) if lines[i].strip() == header), None)
+        if hit is not None and depth < len(keys) - 1:
+            table.append(key)
+            line = hit
+            end = next((i for i in range(hit + 1, end) if lines[i].lstrip().startswith("[")), end)
+            continue
+        if hit is not None:
+            return hit + 1
+        hit = next((i for i in range(line, end) if re.match(rf"^\s*{re.escape(key)}\s*=", lines[i])), None)
+        return (hit if hit is not None else line) + 1
+    return line + 1
+
+
+_HEADER = """\
+# Immortals board data for the tower companion.
+# Absent values are not entered yet: the companion then asks the table instead of guessing.
+# Area and region: name (English), name_de (German, optional).
+# Region: area (area id), neighbours (region ids; the same layout in both realms),
+#   neighbours_complete = true when every neighbour is listed, light/dark = card resources.
+# Tribe: start_region (light tribes), costs.<portal|shrine|capital> = { gold, energy },
+#   special = { action, gold, energy } (dark tribes), start_gold, start_energy, army_groups.
+"""
 
 
 def board_to_toml(board: Board) -> str:
-    """The board as TOML text that :func:`parse_board` reads back to an equal board."""
-    out = [
-        "# Immortals board data for the tower companion.",
-        "# Absent values are not entered yet: the companion then asks the table instead of guessing.",
-        "# Region: area (area id), neighbours (region ids; the same layout in both realms),",
-        "#   neighbours_complete = true when every neighbour is listed, light/dark = card resources.",
-        "# Tribe: start_region (light tribes), costs.<portal|shrine|capital> = { gold, energy },",
-        "#   special = { action, gold, energy } (dark tribes), start_gold, start_energy, army_groups.",
-        "format = 1",
-    ]
-    d = board.to_dict()
-    for a in d["areas"]:
-        out += ["", "[[areas]]", f"id = {_q(a['id'])}", f"name = {_q(a['name'])}"]
-    for r in d["regions"]:
-        out += ["", "[[regions]]", f"id = {_q(r['id'])}", f"name = {_q(r['name'])}"]
-        if "area" in r:
-            out.append(f"area = {_q(r['area'])}")
-        out.append("neighbours = [" + ", ".join(_q(n) for n in r["neighbours"]) + "]")
-        out.append(f"neighbours_complete = {'true' if r['neighbours_complete'] else 'false'}")
-        for realm in REALMS:
-            out.append(f"{realm} = {_inline(r[realm])}")
-    for t in d["tribes"]:
-        out += ["", "[[tribes]]"]
-        for key in ("id", "name", "realm", "start_region"):
-            if key in t:
-                out.append(f"{key} = {_q(t[key])}")
-        for key in ("start_gold", "start_energy"):
-            if key in t:
-                out.append(f"{key} = {t[key]}")
-        if "army_groups" in t:
-            out.append("army_groups = [" + ", ".join(str(g) for g in t["army_groups"]) + "]")
-        if "special" in t:
-            s = t["special"]
-            out.append(f"special = {{ action = {_q(s['action'])}, gold = {s['gold']}, energy = {s['energy']} }}")
-        out.append(f"costs = {{ {', '.join(f'{b} = {_inline(c)}' for b, c in t['costs'].items())} }}"
-                   if t["costs"] else "costs = {}")
-    return "\n".join(out) + "\n"
+    """The board as TOML text that :func:`parse_board` reads back to an equal board.
+
+    Written by tomli-w (a maintained TOML writer); empty tables are left out, which reads back
+    the same (an absent table is an empty one).
+    """
+    import tomli_w
+
+    return _HEADER + tomli_w.dumps({"format": 1, **_drop_empty(board.to_dict())})
 
 
-def _q(s: str) -> str:
-    """A TOML basic string."""
-    escaped = s.replace("\\", "\\\\").replace('"', '\\"')
-    escaped = "".join(c if c >= " " or c == "\t" else f"\\u{ord(c):04x}" for c in escaped)
-    return f'"{escaped}"'
-
-
-def _inline(d: Mapping[str, int]) -> str:
-    return "{ " + ", ".join(f"{k} = {v}" for k, v in d.items()) + " }" if d else "{}"
+def _drop_empty(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {k: _drop_empty(v) for k, v in value.items() if v != {}}
+    if isinstance(value, list):
+        return [_drop_empty(v) for v in value]
+    return value
