@@ -50,8 +50,8 @@ def _winner(a: int, d: int | None, g: int, stance: str) -> str:
 def generate_log(path: Path, games: int, *, seed: int = 1, battles: int = 16, land: float = 0.6,
                  release: float = 0.2, land_of: dict[str, float] | None = None,
                  odds: bool = True, people: bool = True, finish: bool = True) -> Path:
-    """Write ``games`` games into a new companion database at ``path`` (schema by GameLog), in
-    one transaction through SQLite's own triggers (the append-only checks hold). Event payloads
+    """Write ``games`` games into a new or existing companion database at ``path`` (schema by
+    GameLog; the roster's people once), in one transaction through SQLite's own triggers (the append-only checks hold). Event payloads
     have the shape the engine writes (the fields the statistics read)."""
     from companion.analysis.odds import battle_odds
     from companion.analysis.tower_model import ColourFit, Interval, TowerModel
@@ -66,7 +66,7 @@ def generate_log(path: Path, games: int, *, seed: int = 1, battles: int = 16, la
     conn = sqlite3.connect(path, isolation_level=None)
     conn.execute("BEGIN")
     if people:
-        conn.executemany("INSERT INTO people (name, short_name, created_at) VALUES (?, ?, ?)",
+        conn.executemany("INSERT OR IGNORE INTO people (name, short_name, created_at) VALUES (?, ?, ?)",
                          [(n, n[:2], T0) for n in NAMES])
     for _ in range(games):
         seats = [{"color": c, "name": n, "light_tribe": lt, "dark_tribe": dt, "vp": 0}
@@ -215,8 +215,8 @@ def _http(path: Path, games: int, repeat: int) -> None:
     urls = ["/api/stats", "/api/stats/tower", "/api/stats/odds", "/api/stats/people", "/api/stats/games/1"]
     flip = iter(range(10**6))
 
-    def change() -> None:  # any change invalidates the cached reports (as a new battle would)
-        client.put("/api/settings", json={"location": f"table {next(flip)}"})
+    def change() -> None:  # a new finished game with 16 battles: what a game night adds
+        generate_log(path, 1, seed=1000 + next(flip))
 
     def cold(url: str) -> float:
         change()
@@ -225,7 +225,7 @@ def _http(path: Path, games: int, repeat: int) -> None:
         return (time.perf_counter() - start) * 1000
 
     warm_total = cold_total = 0.0
-    print("  through Flask (cold = first call after a change, warm = unchanged log):")
+    print("  through Flask (cold = first call after another game was logged, warm = unchanged log):")
     for url in urls:
         cold_ms = statistics.median(cold(url) for _ in range(3))
         med, worst = _time(lambda: client.get(url), repeat)

@@ -28,6 +28,7 @@ from companion.analysis.tower_model import MIN_THROWS_FOR_ODDS, TowerModel, fit_
 from companion.store.errors import GameNotFoundError
 from companion.store.log import GameLog
 from companion.store.throws import cube_rows, sync_throws
+from companion.store.totals import RunningTotals, Selection, game_stamps
 
 T = TypeVar("T")
 
@@ -170,18 +171,17 @@ def odds_report(log: GameLog, enabled: bool) -> dict[str, Any]:
             "calibration": bins}
 
 
-def _luck_by_seat(conn: Any, game_id: int | None = None) -> dict[tuple[int, str], dict[str, Any]]:
+def _luck_by_seat(conn: Any, games: Selection) -> dict[tuple[int, str], dict[str, Any]]:
     """Per (game, colour): battles fought with kept odds, won, expected wins, luck — summed in
     SQL (as attacker: the kept chance to win; as defender: the attacker's chance to lose)."""
-    where = "" if game_id is None else " AND game_id = ?"
-    params = () if game_id is None else (game_id, game_id)
+    where, params = games.where("game_id")
     rows = conn.execute(
         f"""SELECT game_id, attacker AS color, count(*) AS n, sum(winner = 'attacker') AS won,
-                   sum(win) AS expected FROM odds_outcomes WHERE 1 {where} GROUP BY game_id, attacker
+                   sum(win) AS expected FROM odds_outcomes WHERE {where} GROUP BY game_id, attacker
             UNION ALL
             SELECT game_id, defender, count(*), sum(winner = 'defender'), sum(lose)
-              FROM odds_outcomes WHERE defender IS NOT NULL {where} GROUP BY game_id, defender""",
-        params)
+              FROM odds_outcomes WHERE defender IS NOT NULL AND {where} GROUP BY game_id, defender""",
+        params * 2)
     acc: dict[tuple[int, str], list[float]] = {}
     for g, colour, n, won, expected in rows:
         a = acc.setdefault((g, colour), [0, 0, 0.0])
@@ -194,78 +194,111 @@ def _luck_by_seat(conn: Any, game_id: int | None = None) -> dict[tuple[int, str]
 
 # -- people ------------------------------------------------------------------------------------
 
-def people_report(log: GameLog) -> dict[str, Any]:
-    """Per person on the roster: games (finished / all), wins, average VP, luck (battles won
-    minus expected, over battles with kept odds), favourite tribes, head-to-head (finished
-    games: how often they finished ahead of, level with, behind each other person)."""
-    sync_throws(log)
-    with log.reading() as conn:
-        people = {r["id"]: {"id": r["id"], "name": r["name"], "short_name": r["short_name"]}
-                  for r in conn.execute("SELECT * FROM people WHERE merged_into IS NULL")}
-        linked: dict[int, dict[str, int]] = defaultdict(dict)
-        for game_id, colour, person_id in conn.execute("SELECT game_id, color, person_id FROM seats"):
-            linked[game_id][colour] = person_id
-        games = conn.execute("SELECT id, status, players, result FROM games WHERE id IN"
-                             " (SELECT DISTINCT game_id FROM seats)").fetchall()
-        lucky = _luck_by_seat(conn)
-    acc: dict[int, dict[str, Any]] = {
-        pid: {"games": 0, "finished": 0, "wins": 0, "vp": [], "light": Counter(), "dark": Counter(),
-              "luck": [], "h2h": defaultdict(lambda: [0, 0, 0])} for pid in people}
-    by_game: dict[int, list[tuple[int, float | None, Any]]] = defaultdict(list)
-    for game_id, status, players, result_text in games:  # each game's JSON parsed once
+def _seat_people(conn: Any, games: Selection) -> dict[int, dict[str, int]]:
+    """Per game: the person on each colour's seat."""
+    where, params = games.where("game_id")
+    linked: dict[int, dict[str, int]] = defaultdict(dict)
+    for game_id, colour, person_id in conn.execute(
+            f"SELECT game_id, color, person_id FROM seats WHERE {where}", params):
+        linked[game_id][colour] = person_id
+    return linked
+
+
+def _people_parts(conn: Any, games: Selection) -> dict[int, Counter]:
+    """Each game's additive part of the people report, keyed ``(what, person, …)``: games,
+    tribes and luck of every seat with a person; finished, wins, VP and head-to-head (who
+    finished ahead of whom) of finished games."""
+    linked = _seat_people(conn, games)
+    where, params = games.where("id")
+    rows = conn.execute(f"SELECT id, status, players, result FROM games WHERE {where}"
+                        " AND id IN (SELECT game_id FROM seats)", params).fetchall()
+    lucky = _luck_by_seat(conn, games)
+    parts: dict[int, Counter] = defaultdict(Counter)
+    for game_id, status, players, result_text in rows:  # each game's JSON parsed once
+        part, seated = parts[game_id], linked[game_id]
         result = json.loads(result_text) if result_text else {}
         winners = result.get("winners") or []
         ranks = {s.get("color"): s.get("rank") for s in result.get("standings") or ()}
+        placed: list[tuple[int, float | None, Any]] = []
         for p in json.loads(players):
             colour = p.get("color")
-            a = acc.get(linked[game_id].get(colour, -1))
-            if a is None:
+            pid = seated.get(colour)
+            if pid is None:
                 continue
-            a["games"] += 1
-            if p.get("light_tribe"):
-                a["light"][p["light_tribe"]] += 1
-            if p.get("dark_tribe"):
-                a["dark"][p["dark_tribe"]] += 1
+            part[("games", pid)] += 1
+            for realm in ("light", "dark"):
+                if p.get(f"{realm}_tribe"):
+                    part[("tribe", pid, realm, p[f"{realm}_tribe"])] += 1
             seat_luck = lucky.get((game_id, colour))
             if seat_luck and seat_luck["luck"] is not None:
-                a["luck"].append(seat_luck["luck"])
+                part[("luck", pid)] += seat_luck["luck"]
+                part[("luck_n", pid)] += 1
             if status != "finished":
                 continue
-            a["finished"] += 1
-            a["wins"] += colour in winners
+            part[("finished", pid)] += 1
+            part[("wins", pid)] += colour in winners
             if p.get("vp") is not None:
-                a["vp"].append(p["vp"])
+                part[("vp", pid)] += p["vp"]
+                part[("vp_n", pid)] += 1
             rank = ranks.get(colour)
-            by_game[game_id].append((linked[game_id][colour], None if rank is None else float(rank), p.get("vp")))
-    for entries in by_game.values():
-        for pa, ra, va in entries:
-            for pb, rb, vb in entries:
+            placed.append((pid, None if rank is None else float(rank), p.get("vp")))
+        for pa, ra, va in placed:
+            for pb, rb, vb in placed:
                 if pa == pb:
                     continue
                 # A lower rank is better; without ranks, more VP is better.
                 a_key, b_key = (-ra, -rb) if ra is not None and rb is not None else (va, vb)
                 if a_key is None or b_key is None:
                     continue
-                h = acc[pa]["h2h"][pb]
-                h[0 if a_key > b_key else 1 if a_key == b_key else 2] += 1
+                part[("h2h", pa, pb, 0 if a_key > b_key else 1 if a_key == b_key else 2)] += 1
+    return parts
+
+
+_PEOPLE_TOTALS = RunningTotals(_people_parts)
+
+
+def people_report(log: GameLog) -> dict[str, Any]:
+    """Per person on the roster: games (finished / all), wins, average VP, luck (battles won
+    minus expected, over battles with kept odds), favourite tribes (most games first, ties by
+    name), head-to-head (finished games: how often they finished ahead of, level with, behind
+    each other person).
+
+    Running totals (:mod:`companion.store.totals`): a call reads only the games that changed
+    — or whose seats changed (a rename or merge of people) — since the last call."""
+    sync_throws(log)
+    with log.reading() as conn:
+        people = {r["id"]: {"id": r["id"], "name": r["name"], "short_name": r["short_name"]}
+                  for r in conn.execute("SELECT * FROM people WHERE merged_into IS NULL")}
+        linked = _seat_people(conn, Selection(None))
+        stamps = {gid: (stamp, tuple(sorted(linked.get(gid, {}).items())))
+                  for gid, stamp in game_stamps(conn).items()}
+        total = _PEOPLE_TOTALS.sum(str(log.path), conn, stamps)
+    tribes: dict[int, dict[str, list[tuple[str, int]]]] = defaultdict(lambda: {"light": [], "dark": []})
+    h2h: dict[int, dict[int, list[int]]] = defaultdict(lambda: defaultdict(lambda: [0, 0, 0]))
+    for key, n in total.items():
+        if key[0] == "tribe":
+            tribes[key[1]][key[2]].append((key[3], n))
+        elif key[0] == "h2h":
+            h2h[key[1]][key[2]][key[3]] = n
     out = []
     for pid, p in sorted(people.items(), key=lambda kv: kv[1]["name"].lower()):
-        a = acc[pid]
+        finished, luck_n, vp_n = (total.get((k, pid), 0) for k in ("finished", "luck_n", "vp_n"))
         out.append({
             **p,
-            "games": a["games"],
-            "finished": a["finished"],
-            "enough_data": a["finished"] > 0,
-            "wins": a["wins"] if a["finished"] else None,
-            "win_rate": round(a["wins"] / a["finished"], 3) if a["finished"] else None,
-            "average_vp": round(sum(a["vp"]) / len(a["vp"]), 2) if a["vp"] else None,
-            "luck": round(sum(a["luck"]), 3) if a["luck"] else None,
-            "luck_games": len(a["luck"]),
-            "favourite_tribes": {realm: [{"tribe": t, "games": n} for t, n in a[realm].most_common(3)]
+            "games": total.get(("games", pid), 0),
+            "finished": finished,
+            "enough_data": finished > 0,
+            "wins": total.get(("wins", pid), 0) if finished else None,
+            "win_rate": round(total.get(("wins", pid), 0) / finished, 3) if finished else None,
+            "average_vp": round(total.get(("vp", pid), 0) / vp_n, 2) if vp_n else None,
+            "luck": round(total.get(("luck", pid), 0.0), 3) if luck_n else None,
+            "luck_games": luck_n,
+            "favourite_tribes": {realm: [{"tribe": t, "games": n} for t, n in
+                                         sorted(tribes[pid][realm], key=lambda tn: (-tn[1], tn[0]))[:3]]
                                  for realm in ("light", "dark")},
             "head_to_head": [{"person": other, "name": people[other]["name"], "ahead": h[0],
                               "level": h[1], "behind": h[2]}
-                             for other, h in sorted(a["h2h"].items()) if other in people],
+                             for other, h in sorted(h2h[pid].items()) if other in people],
         })
     return {"people": out, "enough_data": any(p["enough_data"] for p in out)}
 
@@ -283,7 +316,7 @@ def game_report(log: GameLog, game_id: int) -> dict[str, Any]:
         people = {r["color"]: {"id": r["id"], "name": r["name"]} for r in conn.execute(
             "SELECT s.color, p.id, p.name FROM seats AS s JOIN people AS p ON p.id = s.person_id"
             " WHERE s.game_id = ?", (game_id,))}
-        lucky = _luck_by_seat(conn, game_id)
+        lucky = _luck_by_seat(conn, Selection([game_id]))
     events = [(r["seq"], r["type"], json.loads(r["payload"])) for r in rows]
     undone = {p.get("undoes") for _, t, p in events if t == "undo"}
     rounds: list[dict[str, Any]] = []

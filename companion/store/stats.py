@@ -1,8 +1,8 @@
 """Statistics across games over ``games``, ``battles`` and ``readings``, as JSON-safe dicts.
 
-Each table is read once per call (the games' JSON parsed once in Python, battles and readings
-grouped by game status in SQL) and the three scopes are summed from that, so the cost grows
-linearly with the log, not three times over.
+Every number is a sum of per-game parts (the games' JSON parsed in Python, battles and readings
+grouped per game in SQL), kept as running totals: the first call reads each table once, later
+calls only the games that changed (:mod:`companion.store.totals`).
 
 Three scopes, each with the same shape (:func:`_scope`): ``"finished"`` games, ``"unfinished"``
 games (marked as such: their VP are the standings so far and they have no wins), and ``"all"``.
@@ -14,11 +14,12 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Callable
-from typing import Any, NamedTuple
+from typing import Any
 
 from companion.store.log import GameLog
+from companion.store.totals import RunningTotals, Selection, game_stamps
 
 # Which game statuses belong to a scope.
 _SCOPES: dict[str, Callable[[str], bool]] = {
@@ -36,193 +37,163 @@ def _rate(part: int, whole: int) -> float | None:
     return None if whole == 0 else round(part / whole, 3)
 
 
-def _mean(values: list[Any]) -> float | None:
-    numbers = [v for v in values if v is not None]
-    return _round(sum(numbers) / len(numbers)) if numbers else None
-
-
-class _Seat(NamedTuple):
-    status: str
-    color: str | None
-    vp: Any
-    light_tribe: str | None
-    dark_tribe: str | None
-    won: bool
-    shared: bool
-
-
-def _seats(conn: sqlite3.Connection) -> list[_Seat]:
-    """Every seat of every game, each game's JSON read once (one pass over ``games``).
-
-    A seat won when its colour is among the result's winners; shared when there were several.
-    """
-    out = []
-    loads = json.loads
-    for status, players, result in conn.execute("SELECT status, players, result FROM games"):
-        winners = (loads(result) or {}).get("winners") or [] if result else []
-        shared = len(winners) > 1
-        for p in loads(players):
-            colour = p.get("color")
-            won = colour is not None and colour in winners
-            out.append(_Seat(status, colour, p.get("vp"), p.get("light_tribe"), p.get("dark_tribe"),
-                             won, won and shared))
-    return out
-
-
-def _colours(seats: list[_Seat], wins: bool) -> dict[str, Any]:
-    groups: dict[str, list[_Seat]] = defaultdict(list)
-    for seat in seats:
-        if seat.color is not None:
-            groups[seat.color].append(seat)
-    return {
-        colour: {
-            "games": len(rows),
-            "wins": sum(r.won for r in rows) if wins else None,
-            "shared_wins": sum(r.shared for r in rows) if wins else None,
-            "average_vp": _mean([r.vp for r in rows]),
-        }
-        for colour, rows in sorted(groups.items())
-    }
-
-
-def _tribes(seats: list[_Seat], wins: bool) -> dict[str, Any]:
-    groups: dict[tuple[str, str], list[_Seat]] = defaultdict(list)
-    for seat in seats:  # per realm: a placeholder tribe name may occur in both
-        if seat.light_tribe is not None:
-            groups[("light", seat.light_tribe)].append(seat)
-        if seat.dark_tribe is not None:
-            groups[("dark", seat.dark_tribe)].append(seat)
-    out: dict[str, dict[str, Any]] = {"light": {}, "dark": {}}
-    for (realm, tribe), rows in sorted(groups.items()):
-        out[realm][tribe] = {
-            "games": len(rows),
-            "wins": sum(r.won for r in rows) if wins else None,
-            "average_vp": _mean([r.vp for r in rows]),
-        }
-    return out
-
-
 _OUTCOMES = ("fought", "attacker", "defender", "inhabitants", "tie", "tray", "into_empty")
+_KIND_KEYS = ("rows", "readings", "corrected", "by_hand")
 
 
-def _battle_groups(conn: sqlite3.Connection) -> list[sqlite3.Row]:
-    """Battle outcomes per game status and stance, in one pass over ``battles``."""
-    return conn.execute(
-        """SELECT g.status AS status, b.stance AS stance, count(*) AS fought,
-                  sum(b.winner = 'attacker') AS attacker, sum(b.winner = 'defender') AS defender,
-                  sum(b.winner = 'inhabitants') AS inhabitants, sum(b.winner = 'tie') AS tie,
-                  sum(b.tray_size) AS tray, sum(b.defender IS NULL) AS into_empty
-             FROM battles AS b JOIN games AS g ON g.id = b.game_id
-            GROUP BY g.status, b.stance ORDER BY b.stance"""
-    ).fetchall()
+def _scopes_of(status: str) -> tuple[str, ...]:
+    return tuple(name for name, in_scope in _SCOPES.items() if in_scope(status))
 
 
-def _battles(groups: list[sqlite3.Row], in_scope: Callable[[str], bool]) -> dict[str, Any]:
-    total = dict.fromkeys(_OUTCOMES, 0)
-    stances: dict[str, dict[str, int]] = {}
-    for g in groups:
-        if not in_scope(g["status"]):
-            continue
-        part = stances.setdefault(g["stance"], dict.fromkeys(_OUTCOMES, 0))
-        for key in _OUTCOMES:
-            total[key] += g[key]
-            part[key] += g[key]
+def _parts(conn: sqlite3.Connection, games: Selection) -> dict[int, Counter]:
+    """Each game's additive part of the statistics, keyed ``(table, *group, scope, what)``.
 
-    def outcomes(r: dict[str, int]) -> dict[str, Any]:
-        return {
-            "fought": r["fought"],
-            "won_by_attacker": r["attacker"],
-            "won_by_defender": r["defender"],
-            "won_by_inhabitants": r["inhabitants"],
-            "ties": r["tie"],
-            "attacker_win_rate": _rate(r["attacker"], r["fought"]),
-        }
-
-    return {
-        **outcomes(total),
-        "into_empty_regions": total["into_empty"],
-        "average_tray_size": _round(total["tray"] / total["fought"]) if total["fought"] else None,
-        "by_stance": {stance: outcomes(part) for stance, part in sorted(stances.items())},
-    }
-
-
-def _vision_groups(conn: sqlite3.Connection) -> tuple[list[sqlite3.Row], list[sqlite3.Row]]:
-    """Camera readings per game status and kind of throw, and per status and cube colour.
-
-    Per colour, a reading counts when that colour was seen by the camera or confirmed by the
-    players; it was corrected when the two counts of that colour differ. json_patch merges the
-    two readings: its keys are every colour seen in either of them.
+    Seats (the games' JSON parsed in Python: a seat won when its colour is among the result's
+    winners, shared when there were several), battle outcomes per stance and camera readings
+    per kind of throw and per colour (grouped in SQL) all go into the scopes of the game's
+    status.
     """
-    kinds = conn.execute(
-        """SELECT g.status AS status, r.kind AS kind, count(r.corrected) AS readings,
-                  coalesce(sum(r.corrected), 0) AS corrected,
-                  coalesce(sum(r.corrected IS NULL), 0) AS by_hand
-             FROM readings AS r JOIN games AS g ON g.id = r.game_id
-            GROUP BY g.status, r.kind ORDER BY r.kind"""
-    ).fetchall()
-    colours = conn.execute(
-        """SELECT g.status AS status, c.key AS color, count(*) AS readings,
-                  sum(coalesce(json_extract(r.confirmed, '$.' || c.key), 0)
-                      <> coalesce(json_extract(r.camera, '$.' || c.key), 0)) AS corrected
-             FROM readings AS r JOIN games AS g ON g.id = r.game_id,
-                  json_each(json_patch(r.camera, r.confirmed)) AS c
-            WHERE r.camera IS NOT NULL
-            GROUP BY g.status, c.key ORDER BY c.key"""
-    ).fetchall()
-    return kinds, colours
+    parts: dict[int, Counter] = defaultdict(Counter)
+    scopes: dict[int, tuple[str, ...]] = {}
+    loads = json.loads
+    where, params = games.where("id")
+    for gid, status, players, result in conn.execute(
+            f"SELECT id, status, players, result FROM games WHERE {where}", params):
+        scopes[gid] = mine = _scopes_of(status)
+        part = parts[gid]
+        winners = (loads(result) or {}).get("winners") or [] if result else []
+        for p in loads(players):
+            colour, vp = p.get("color"), p.get("vp")
+            won = colour is not None and colour in winners
+            groups = [("seat",)]
+            if colour is not None:
+                groups.append(("colour", colour))
+            for realm in ("light", "dark"):  # per realm: a placeholder tribe name may be in both
+                if p.get(f"{realm}_tribe") is not None:
+                    groups.append(("tribe", realm, p[f"{realm}_tribe"]))
+            for scope in mine:
+                for group in groups:
+                    part[(*group, scope, "games")] += 1
+                    part[(*group, scope, "wins")] += won
+                    part[(*group, scope, "shared")] += won and len(winners) > 1
+                    if vp is not None:
+                        part[(*group, scope, "vp")] += vp
+                        part[(*group, scope, "vp_n")] += 1
+        for scope in mine:
+            part[("games", scope)] += 1
+
+    where, params = games.where("game_id")
+    for row in conn.execute(
+            f"""SELECT game_id, stance, count(*) AS fought,
+                       sum(winner = 'attacker') AS attacker, sum(winner = 'defender') AS defender,
+                       sum(winner = 'inhabitants') AS inhabitants, sum(winner = 'tie') AS tie,
+                       sum(tray_size) AS tray, sum(defender IS NULL) AS into_empty
+                  FROM battles WHERE {where} GROUP BY game_id, stance""", params):
+        for scope in scopes.get(row["game_id"], ()):
+            for key in _OUTCOMES:
+                parts[row["game_id"]][("battle", row["stance"], scope, key)] += row[key]
+    # Per colour, a reading counts when that colour was seen by the camera or confirmed by the
+    # players; it was corrected when the two counts differ. json_patch merges the two readings:
+    # its keys are every colour seen in either of them.
+    for row in conn.execute(
+            f"""SELECT game_id, kind, count(*) AS rows, count(corrected) AS readings,
+                       coalesce(sum(corrected), 0) AS corrected,
+                       coalesce(sum(corrected IS NULL), 0) AS by_hand
+                  FROM readings WHERE {where} GROUP BY game_id, kind""", params):
+        for scope in scopes.get(row["game_id"], ()):
+            for key in _KIND_KEYS:
+                parts[row["game_id"]][("kind", row["kind"], scope, key)] += row[key]
+    where, params = games.where("r.game_id")
+    for gid, colour, readings, corrected in conn.execute(
+            f"""SELECT r.game_id, c.key, count(*),
+                       sum(coalesce(json_extract(r.confirmed, '$.' || c.key), 0)
+                           <> coalesce(json_extract(r.camera, '$.' || c.key), 0))
+                  FROM readings AS r, json_each(json_patch(r.camera, r.confirmed)) AS c
+                 WHERE r.camera IS NOT NULL AND {where} GROUP BY r.game_id, c.key""", params):
+        for scope in scopes.get(gid, ()):
+            parts[gid][("seen", colour, scope, "readings")] += readings
+            parts[gid][("seen", colour, scope, "corrected")] += corrected
+    return parts
 
 
-def _vision(groups: tuple[list[sqlite3.Row], list[sqlite3.Row]],
-            in_scope: Callable[[str], bool]) -> dict[str, Any]:
-    """How often the players corrected what the camera read: overall, per kind of throw
-    (battle, seeding) and per cube colour."""
-    kinds, colours = groups
-    keys = ("readings", "corrected", "by_hand")
-    total = dict.fromkeys(keys, 0)
-    by_kind: dict[str, dict[str, int]] = {}
-    for g in kinds:
-        if in_scope(g["status"]):
-            part = by_kind.setdefault(g["kind"], dict.fromkeys(keys, 0))
-            for key in keys:
-                total[key] += g[key]
-                part[key] += g[key]
-    by_colour: dict[str, dict[str, int]] = {}
-    for g in colours:
-        if in_scope(g["status"]):
-            part = by_colour.setdefault(g["color"], {"readings": 0, "corrected": 0})
-            part["readings"] += g["readings"]
-            part["corrected"] += g["corrected"]
+_TOTALS = RunningTotals(_parts)
 
-    def outcomes(r: dict[str, int]) -> dict[str, Any]:
-        return {
-            "readings": r["readings"],
-            "corrected": r["corrected"],
-            "correction_rate": _rate(r["corrected"], r["readings"]),
-            "counted_by_hand": r["by_hand"],
-        }
 
+def _groups(total: Counter, table: str, scope: str) -> dict[Any, dict[str, Any]]:
+    """The totals of one table and scope, by group (the key between scope and what)."""
+    out: dict[Any, dict[str, Any]] = defaultdict(dict)
+    for key, value in total.items():
+        if key[0] == table and key[-2] == scope:
+            group = key[1:-2]
+            out[group[0] if len(group) == 1 else group][key[-1]] = value
+    return out
+
+
+def _seat_numbers(t: dict[str, Any], wins: bool, shared: bool = False) -> dict[str, Any]:
+    numbers = {"games": t.get("games", 0), "wins": t.get("wins", 0) if wins else None}
+    if shared:
+        numbers["shared_wins"] = t.get("shared", 0) if wins else None
+    numbers["average_vp"] = _round(t.get("vp", 0) / t["vp_n"]) if t.get("vp_n") else None
+    return numbers
+
+
+def _outcomes(r: dict[str, int]) -> dict[str, Any]:
+    fought, attacker = r.get("fought", 0), r.get("attacker", 0)
     return {
-        **outcomes(total),
-        "by_kind": {kind: outcomes(part) for kind, part in sorted(by_kind.items())},
-        "by_colour": {
-            colour: {**part, "correction_rate": _rate(part["corrected"], part["readings"])}
-            for colour, part in sorted(by_colour.items())
-        },
+        "fought": fought,
+        "won_by_attacker": attacker,
+        "won_by_defender": r.get("defender", 0),
+        "won_by_inhabitants": r.get("inhabitants", 0),
+        "ties": r.get("tie", 0),
+        "attacker_win_rate": _rate(attacker, fought),
     }
 
 
-def _scope(name: str, games: list[str], seats: list[_Seat], battles: list[sqlite3.Row],
-           vision: tuple[list[sqlite3.Row], list[sqlite3.Row]]) -> dict[str, Any]:
-    in_scope = _SCOPES[name]
-    wins = name != "unfinished"  # an unfinished game has no winner yet
-    mine = [s for s in seats if in_scope(s.status)]
+def _readings(r: dict[str, int]) -> dict[str, Any]:
     return {
-        "games": sum(1 for status in games if in_scope(status)),
-        "average_vp": _mean([s.vp for s in mine]),
-        "colours": _colours(mine, wins),
-        "tribes": _tribes(mine, wins),
-        "battles": _battles(battles, in_scope),
-        "vision": _vision(vision, in_scope),
+        "readings": r.get("readings", 0),
+        "corrected": r.get("corrected", 0),
+        "correction_rate": _rate(r.get("corrected", 0), r.get("readings", 0)),
+        "counted_by_hand": r.get("by_hand", 0),
+    }
+
+
+def _scope(total: Counter, name: str) -> dict[str, Any]:
+    wins = name != "unfinished"  # an unfinished game has no winner yet
+    seats = _groups(total, "seat", name).get((), {})
+    tribes: dict[str, dict[str, Any]] = {"light": {}, "dark": {}}
+    for (realm, tribe), t in sorted(_groups(total, "tribe", name).items()):
+        if t.get("games"):
+            tribes[realm][tribe] = _seat_numbers(t, wins)
+    stances = {s: t for s, t in sorted(_groups(total, "battle", name).items()) if t.get("fought")}
+    battles = Counter()
+    for t in stances.values():
+        battles.update(t)
+    kinds = {k: t for k, t in sorted(_groups(total, "kind", name).items()) if t.get("rows")}
+    readings = Counter()
+    for t in kinds.values():
+        readings.update(t)
+    return {
+        "games": total.get(("games", name), 0),
+        "average_vp": _round(seats.get("vp", 0) / seats["vp_n"]) if seats.get("vp_n") else None,
+        "colours": {colour: _seat_numbers(t, wins, shared=True)
+                    for colour, t in sorted(_groups(total, "colour", name).items()) if t.get("games")},
+        "tribes": tribes,
+        "battles": {
+            **_outcomes(battles),
+            "into_empty_regions": battles["into_empty"],
+            "average_tray_size": _round(battles["tray"] / battles["fought"]) if battles["fought"] else None,
+            "by_stance": {stance: _outcomes(t) for stance, t in stances.items()},
+        },
+        "vision": {
+            **_readings(readings),
+            "by_kind": {kind: _readings(t) for kind, t in kinds.items()},
+            "by_colour": {
+                colour: {"readings": t["readings"], "corrected": t.get("corrected", 0),
+                         "correction_rate": _rate(t.get("corrected", 0), t["readings"])}
+                for colour, t in sorted(_groups(total, "seen", name).items()) if t.get("readings")
+            },
+        },
     }
 
 
@@ -235,13 +206,13 @@ def statistics(log: GameLog) -> dict[str, Any]:
     (``wins`` is ``None`` for unfinished games); ``battles`` counts outcomes overall and per
     stance; ``vision`` counts camera readings the players corrected, overall, per kind of
     throw (``battle``, ``seeding``) and per cube colour.
+
+    Running totals (:mod:`companion.store.totals`): a call reads only the games that changed
+    since the last call in this process.
     """
-    with log.reading() as conn:  # one snapshot; each table is read once for all three scopes
-        games = [r[0] for r in conn.execute("SELECT status FROM games")]
-        seats = _seats(conn)
-        battles = _battle_groups(conn)
-        vision = _vision_groups(conn)
-    scopes = {name: _scope(name, games, seats, battles, vision) for name in _SCOPES}
+    with log.reading() as conn:  # one snapshot
+        total = _TOTALS.sum(str(log.path), conn, game_stamps(conn))
+    scopes = {name: _scope(total, name) for name in _SCOPES}
     return {
         "games": {
             "finished": scopes["finished"]["games"],
