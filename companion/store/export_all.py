@@ -9,7 +9,10 @@ CSV tables (header row, ``\\r\\n`` line ends, as spreadsheets expect):
 - ``battles.csv`` — one row per battle (the existing :func:`companion.store.export.battles_csv`)
   plus the odds shown before it, when they were.
 
-The JSON document (:func:`all_json`) holds the same four tables and the roster.
+- ``tabletop_games.csv`` / ``tabletop_players.csv`` — the other games of the game nights
+  (:mod:`companion.store.nights_report`).
+
+The JSON document (:func:`all_json`) holds the same tables and the roster.
 
 :func:`bgstats_url` builds BG Stats' documented ``createPlay`` link
 (https://www.bgstatsapp.com/support/push-plays-to-bg-stats-from-other-apps-or-websites/): the
@@ -33,7 +36,7 @@ EXPORT_FORMAT = "immortals-companion-all"
 EXPORT_VERSION = 1
 GAME_NAME = "Immortals"
 BGSTATS_URL = "https://app.bgstatsapp.com/createPlay.html?data="
-TABLES = ("games", "seats", "rounds", "battles")
+TABLES = ("games", "seats", "rounds", "battles", "tabletop_games", "tabletop_players")
 
 
 def _csv(header: Iterable[str], rows: Iterable[Iterable[Any]]) -> str:
@@ -115,10 +118,13 @@ def _odds_by_battle(log: GameLog) -> dict[tuple[int, int], dict[str, Any]]:
 
 
 def tables(log: GameLog) -> dict[str, list[dict[str, Any]]]:
-    """The four tables as lists of rows (dicts)."""
+    """Every table of :data:`TABLES` as lists of rows (dicts)."""
+    from companion.store.nights_report import export_tables
+
     odds = _odds_by_battle(log)
     battles = [{**b, **odds.get((b["game_id"], b["seq"]), {})} for b in log.battles()]
-    return {"games": _games(log), "seats": _seats(log), "rounds": _rounds(log), "battles": battles}
+    return {"games": _games(log), "seats": _seats(log), "rounds": _rounds(log), "battles": battles,
+            **export_tables(log)}
 
 
 def table_csv(log: GameLog, table: str) -> str:
@@ -137,8 +143,15 @@ def table_csv(log: GameLog, table: str) -> str:
         return _csv(head, body)
     if table not in TABLES:
         raise KeyError(table)
-    rows = {"games": _games, "seats": _seats, "rounds": _rounds}[table](log)
+    from companion.store.nights_report import GAME_COLUMNS, PLAYER_COLUMNS, export_tables
+
+    if table.startswith("tabletop_"):
+        rows = export_tables(log)[table]
+    else:
+        rows = {"games": _games, "seats": _seats, "rounds": _rounds}[table](log)
     columns = {
+        "tabletop_games": GAME_COLUMNS,
+        "tabletop_players": PLAYER_COLUMNS,
         "games": ("id", "title", "status", "round", "created_at", "finished_at", "winners"),
         "seats": ("game_id", "seat", "color", "name", "person_id", "person", "light_tribe",
                   "dark_tribe", "vp", "rank", "winner"),
@@ -148,8 +161,8 @@ def table_csv(log: GameLog, table: str) -> str:
     def cell(v: Any) -> Any:
         if isinstance(v, bool):
             return "yes" if v else "no"
-        if isinstance(v, list):
-            return " ".join(map(str, v))
+        if isinstance(v, list):  # names of people may hold spaces; colours do not
+            return ("; " if table.startswith("tabletop_") else " ").join(map(str, v))
         return v
 
     return _csv(columns, ([cell(r[c]) for c in columns] for r in rows))
