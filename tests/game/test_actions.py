@@ -32,7 +32,7 @@ def test_extract_amount_contradicting_the_board_is_refused(s):
 
 
 def test_extract_without_an_army_there(s):
-    with pytest.raises(NotEnoughArmiesError, match="Blue has no army in Shore Lake \\(dark\\)"):
+    with pytest.raises(NotEnoughArmiesError, match="Ani has no army in Shore Lake \\(dark\\)"):
         decide(s, {"type": "extract_gold", "player": "blue", "region": "shore-lake", "realm": "dark", "amount": 1})
 
 
@@ -67,7 +67,7 @@ def test_transition_with_fewer_in_limbo_brings_what_is_there(s):
 
 def test_not_enough_resources_message(s):
     t = fix(s, resources=[{"player": "blue", "gold": 0, "energy": 1}])
-    with pytest.raises(NotEnoughResourcesError, match="Blue needs 2 energy and 1 gold for a transition of 3 "
+    with pytest.raises(NotEnoughResourcesError, match="Ani needs 2 energy and 1 gold for a transition of 3 "
                                                       "but has only 1 energy and 0 gold"):
         decide(t, {"type": "transition_3", "player": "blue", "region": "shore-lake", "realm": "light"})
 
@@ -87,7 +87,7 @@ def test_unknown_cost_must_come_with_the_command(s):
     t = run(s, type="construct", player="blue", region="shore-lake", realm="light", building="capital",
             cost={"gold": 3, "energy": 2})
     assert t.region("shore-lake", "light").building == "capital" and t.player("blue").vp == 2
-    assert "one-capital-per-area rule was checked only" in t.warnings[0]
+    assert "one-capital-per-area rule was checked only" in t.warnings[0]["text"]  # a stored message
 
 
 def test_shrine_xor_capital(s):

@@ -92,14 +92,14 @@ def test_defender_wins_and_keeps_the_card(white_falls):
 
 def test_one_army_must_stay_behind(white_falls):
     with pytest.raises(NotEnoughArmiesError,
-                       match=r"Purple has only 5 armies in The Murk \(dark\) and must leave one behind, so at most 4 can attack"):
+                       match=r"Mike has only 5 armies in The Murk \(dark\) and must leave one behind, so at most 4 can attack"):
         decide(white_falls, {"type": "attack", "player": "purple", "source": "the-murk", "target": "white-falls",
                              "realm": "dark", "armies": 5, "card": "target"})
 
 
 def test_unknown_adjacency_is_a_warning_known_non_adjacency_a_refusal(white_falls):
     s = attack(white_falls, source="the-murk", target="heartwood", armies=1)
-    assert "adjacency of The Murk and Heartwood is not entered yet" in s.warnings[0]
+    assert "adjacency of The Murk and Heartwood is not entered yet" in s.warnings[0]["text"]
     d = white_falls.board.to_dict()
     for r in d["regions"]:
         if r["id"] == "the-murk":
@@ -198,7 +198,7 @@ def test_cubes_of_a_colour_nobody_plays_cannot_be_accepted(white_falls):
 
 
 def test_attack_from_a_region_without_own_armies(white_falls):
-    with pytest.raises(NotEnoughArmiesError, match=r"Purple has no army in Foothold \(dark\) and so cannot attack from there"):
+    with pytest.raises(NotEnoughArmiesError, match=r"Mike has no army in Foothold \(dark\) and so cannot attack from there"):
         decide(white_falls, {"type": "attack", "player": "purple", "source": "foothold", "target": "white-falls",
                              "realm": "dark", "armies": 1, "card": "target"})
 
