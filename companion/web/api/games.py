@@ -10,6 +10,8 @@ from companion.web.api.board import current_board
 from companion.web.api.errors import MalformedRequestError
 from companion.web.api.parsing import json_object, optional_version, required_object
 from companion.web.api.runtime import runtime
+from companion.web.api.shapes_options import NotPlayingError, Options, OptionsQuery
+from companion.web.api.spec import accepts_query, operation, responds
 
 bp = Blueprint("api_games", __name__, url_prefix="/api")
 
@@ -78,4 +80,31 @@ def battles_csv(game_id: int) -> Response:
     response.headers["Content-Disposition"] = (
         f'attachment; filename="immortals-game-{game_id}-battles.csv"'
     )
+    return response
+
+
+@bp.get("/games/<int:game_id>/options")
+@operation("The legal choices of one player now: what each picker may offer (regions with own "
+           "armies, targets one step or one portal away, realms, amounts, own tribe's specials); "
+           "the same rule tests the engine refuses with (companion.game.legal). Conditional: "
+           "the ETag names the state version and the player; If-None-Match answers 304.",
+           errors=(400, 404))
+@accepts_query(OptionsQuery)
+@responds(200, Options, "The options, versioned by the game's state version.")
+def options(game_id: int, query: OptionsQuery) -> Response:
+    from flask import request
+
+    from companion.game.legal import options as legal_options
+
+    state = runtime().service.state(game_id)
+    color = query.player or state.turn or state.first_player
+    if color not in state.colors:
+        raise NotPlayingError(color)
+    tag = f"{state.version}-{color}"
+    if request.if_none_match.contains(tag):
+        response = Response(status=304)
+    else:
+        response = jsonify(legal_options(state, color))
+    response.set_etag(tag)
+    response.headers["Cache-Control"] = "no-cache"  # revalidate: the game moves on
     return response
