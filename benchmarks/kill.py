@@ -116,7 +116,7 @@ def server_env(folder: Path, port: int) -> dict[str, str]:
     return {**os.environ, "PORT": str(port), "HOST": "127.0.0.1",
             "COMPANION_DATA": str(folder / "data"), "COMPANION_CAMERA": "synthetic",
             "COMPANION_GPIO": "mock", "COMPANION_SIM_CALIBRATION": str(calibration),
-            "COMPANION_PIN": PIN, "COMPANION_BACKUP_HOURS": "0"}
+            "COMPANION_PIN": PIN}
 
 
 class Server:

@@ -4,6 +4,14 @@
 * ``store check``         — SQLite's integrity check and the number of games and events.
 * ``store export GAME``   — one game as JSON (``--csv``: its battles as CSV) on standard output.
 * ``store stats``         — the statistics as JSON.
+* ``store prune-photos``  — prune battle photos of finished games now (age / size settings).
+
+And two top-level commands (:mod:`companion.store.backup`):
+
+* ``backup``              — a backup now into ``$COMPANION_DATA/backups`` (keeps the last
+  ``COMPANION_BACKUP_KEEP``); ``backup --list`` lists them.
+* ``restore FILE``        — put a backup back (refused while a server runs on the folder; the
+  backup is checked first; the current database is kept as ``before-restore-….sqlite3``).
 
 The database is ``$COMPANION_DATA/companion.sqlite3`` unless ``--db`` names another file.
 Exit status 2 with a one-line reason when the file or the game cannot be used.
@@ -34,6 +42,18 @@ def add_commands(subparsers: argparse._SubParsersAction) -> None:
     export.add_argument("--csv", action="store_true", help="the battles as CSV instead")
     export.set_defaults(handler=_export)
     sub.add_parser("stats", help="statistics over every game, as JSON").set_defaults(handler=_stats)
+    sub.add_parser(
+        "prune-photos", help="prune battle photos of finished games (COMPANION_PHOTO_DAYS / _MB)"
+    ).set_defaults(handler=_prune_photos)
+
+    backup_now = subparsers.add_parser(
+        "backup", help="back up the game database now into COMPANION_DATA/backups")
+    backup_now.add_argument("--list", action="store_true", help="list the backups instead")
+    backup_now.set_defaults(handler=_backup_now)
+    restore = subparsers.add_parser(
+        "restore", help="put a backup back (stop the server first)")
+    restore.add_argument("file", help="the backup: a path, or a name from 'companion backup --list'")
+    restore.set_defaults(handler=_restore)
 
 
 def _open(args: argparse.Namespace) -> GameLog:
@@ -98,3 +118,51 @@ def _stats(args: argparse.Namespace) -> int:
         sys.stdout.write("\n")
 
     return _run(args, action)
+
+
+def _prune_photos(args: argparse.Namespace) -> int:
+    from companion.store.retention import prune_photos, retention_settings, unfinished_games
+
+    def action(log: GameLog) -> None:
+        data_dir = settings_from_env().data_dir if args.db is None else Path(args.db).parent
+        report = prune_photos(data_dir / "readings", unfinished_games(log), retention_settings())
+        print(report)
+
+    return _run(args, action)
+
+
+def _backup_now(args: argparse.Namespace) -> int:
+    from companion.store.backup import backup_folder, backup_settings, backups, make_backup
+
+    settings = settings_from_env()
+    folder = backup_folder(settings.data_dir)
+    try:
+        if args.list:
+            found = backups(folder) + sorted(folder.glob("before-restore-*.sqlite3"))
+            for path in found:
+                print(f"{path.name}  {path.stat().st_size / 1e6:.1f} MB")
+            if not found:
+                print(f"no backups in {folder}")
+            return 0
+        path = make_backup(settings.database_path, folder, keep=backup_settings().keep)
+    except (StoreError, ValueError) as exc:
+        print(f"companion backup: {exc}", file=sys.stderr)
+        return 2
+    print(f"backed up the game database to {path}")
+    return 0
+
+
+def _restore(args: argparse.Namespace) -> int:
+    from companion.store.backup import find_backup, restore
+
+    settings = settings_from_env()
+    try:
+        done = restore(find_backup(args.file, settings.data_dir), settings.database_path,
+                       settings.data_dir)
+    except (StoreError, ValueError) as exc:
+        print(f"companion restore: {exc}", file=sys.stderr)
+        return 2
+    print(f"restored {done.database} from {done.source}")
+    if done.kept is not None:
+        print(f"the database as it was is kept in {done.kept}")
+    return 0

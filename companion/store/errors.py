@@ -98,3 +98,33 @@ class SchemaTooNewError(StoreError):
         )
         self.found = found
         self.supported = supported
+
+
+class StorageError(StoreError):
+    """The disk refused to store a change. Nothing of it was saved (the transaction was rolled
+    back), nothing confirmed before is lost; the game goes on once the disk takes writes again.
+    Not bad input, so not a ``ValueError``: the web layer answers 503."""
+
+
+class DiskFullError(StorageError):
+    """The disk (or the database's size limit) is full."""
+
+    def __init__(self, message: str | None = None) -> None:
+        super().__init__(
+            message
+            or "The companion's storage is full, so this was not saved — nothing was changed and "
+            "every earlier move is safe. Free some space (old backups in the data folder's "
+            "'backups', or 'companion store prune-photos'), then try again."
+        )
+
+
+class ReadOnlyStorageError(StorageError):
+    """The data folder or the database file has become read-only."""
+
+    def __init__(self, message: str | None = None) -> None:
+        super().__init__(
+            message
+            or "The companion's data folder has become read-only, so this was not saved — nothing "
+            "was changed and every earlier move is safe. Check the SD card or disk, then restart "
+            "the companion."
+        )

@@ -28,6 +28,8 @@ from typing import Any
 
 from companion.store.errors import (
     DatabaseUnusableError,
+    DiskFullError,
+    ReadOnlyStorageError,
     GameNotFoundError,
     InvalidEventError,
     InvalidTitleError,
@@ -193,15 +195,26 @@ class GameLog:
 
     @contextmanager
     def _transaction(self, write: bool) -> Iterator[sqlite3.Connection]:
-        """One transaction; IMMEDIATE for writers so the version check and insert are atomic."""
+        """One transaction; IMMEDIATE for writers so the version check and insert are atomic.
+
+        A write the disk refuses (full, or read-only) is rolled back and raised as
+        :class:`DiskFullError` / :class:`ReadOnlyStorageError`: nothing of it was stored."""
         with self._connection() as conn:
-            conn.execute("BEGIN IMMEDIATE" if write else "BEGIN")
             try:
-                yield conn
-                conn.execute("COMMIT")
-            except BaseException:
-                if conn.in_transaction:
-                    conn.execute("ROLLBACK")
+                conn.execute("BEGIN IMMEDIATE" if write else "BEGIN")
+                try:
+                    yield conn
+                    conn.execute("COMMIT")
+                except BaseException:
+                    if conn.in_transaction:
+                        conn.execute("ROLLBACK")
+                    raise
+            except sqlite3.OperationalError as exc:
+                code = getattr(exc, "sqlite_errorcode", None)
+                if code is not None and code & 0xFF == sqlite3.SQLITE_FULL:
+                    raise DiskFullError() from exc
+                if code is not None and code & 0xFF == sqlite3.SQLITE_READONLY:
+                    raise ReadOnlyStorageError() from exc
                 raise
 
     def close(self) -> None:

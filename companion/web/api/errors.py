@@ -8,7 +8,8 @@ the status says what the client should do (see the "HTTP API" section of docs/CO
 * 400 — the request or the move is wrong; the game is unchanged, show the message inline;
 * 404 — no such game (or reading, or page);
 * 409 — someone else changed the game first (or started / cancelled the count): reload;
-* 503 — the camera or the buttons are not available right now: offer manual entry.
+* 503 — the camera or the buttons are not available right now: offer manual entry; or the
+  disk refused the write (full, read-only): nothing was saved, the message says what to do.
 """
 
 from __future__ import annotations
@@ -67,6 +68,7 @@ def _status_table() -> list[tuple[type[BaseException], int]]:
         GameNotFoundError,
         GameUnreadableError,
         SchemaTooNewError,
+        StorageError,
         VersionConflictError,
     )
 
@@ -77,6 +79,7 @@ def _status_table() -> list[tuple[type[BaseException], int]]:
         (GameUnreadableError, 500),
         (DatabaseUnusableError, 500),
         (SchemaTooNewError, 500),
+        (StorageError, 503),  # disk full / read-only: nothing was saved; try again later
         (VersionConflictError, 409),
         (CountInProgressError, 409),  # the other press wins; the reading reaches everyone anyway
         (CountCancelledError, 409),  # someone pressed cancel: not a broken camera
