@@ -210,8 +210,9 @@ def _http(path: Path, games: int, repeat: int) -> None:
     """The same through the real Flask app (test client: no sockets, all of Flask and JSON)."""
     from companion.web.app import create_app
 
-    app = create_app({"DATA_DIR": path.parent, "TESTING": True})
+    app = create_app({"DATA_DIR": path.parent, "TESTING": True, "PIN": "4711"})
     client = app.test_client()
+    client.post("/api/session", json={"pin": "4711"})  # a signed-in tablet may change settings
     urls = ["/api/stats", "/api/stats/tower", "/api/stats/odds", "/api/stats/people", "/api/stats/games/1"]
     flip = iter(range(10**6))
 

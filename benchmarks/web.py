@@ -28,6 +28,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+PIN = "4711"  # the table PIN the benchmark server is started with (COMPANION_PIN)
 
 PLAYERS = [
     {"color": "red", "name": "Ada", "light_tribe": "elves", "dark_tribe": "demons"},
@@ -49,13 +50,21 @@ class Client:
         self.port = port
         self.conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
         self.timings: dict[str, list[float]] = {}
+        self.cookie = ""
+        status, _ = self.call("POST", "/api/session", {"pin": PIN}, "POST /api/session")
+        assert status == 200, "the benchmark server did not take its table PIN"
 
     def call(self, method: str, path: str, body: Any = None, label: str | None = None) -> tuple[int, Any]:
         data = None if body is None else json.dumps(body)
         start = time.perf_counter()
-        self.conn.request(method, path, body=data, headers={"Content-Type": "application/json"})
+        headers = {"Content-Type": "application/json"}
+        if self.cookie:
+            headers["Cookie"] = self.cookie
+        self.conn.request(method, path, body=data, headers=headers)
         response = self.conn.getresponse()
         raw = response.read()
+        if response.getheader("Set-Cookie"):
+            self.cookie = response.getheader("Set-Cookie").split(";", 1)[0]
         elapsed = (time.perf_counter() - start) * 1000
         self.timings.setdefault(label or f"{method} {path}", []).append(elapsed)
         kind = response.getheader("Content-Type", "")
@@ -176,7 +185,7 @@ def start_server(data: Path) -> tuple[subprocess.Popen[str], int]:
     """``python -m companion serve`` exactly as ``make run`` starts it, simulated tower."""
     port = free_port()
     env = {**os.environ, "PORT": str(port), "HOST": "127.0.0.1", "COMPANION_DATA": str(data),
-           "COMPANION_CAMERA": "synthetic", "COMPANION_GPIO": "mock"}
+           "COMPANION_CAMERA": "synthetic", "COMPANION_GPIO": "mock", "COMPANION_PIN": PIN}
     proc = subprocess.Popen([sys.executable, "-m", "companion", "serve"], env=env,
                             stderr=subprocess.PIPE, text=True)
     assert proc.stderr is not None

@@ -14,6 +14,7 @@ from collections.abc import Sequence
 # (module, what it adds) — imported lazily so `companion serve` never pays for OpenCV start-up twice.
 _COMMAND_MODULES = (
     "companion.web.serve",
+    "companion.web.pin_cli",
     "companion.vision.cli",
     "companion.hw.cli",
     "companion.store.cli",

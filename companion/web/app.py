@@ -10,6 +10,8 @@ JSON API and the tablet pages, and starts the relay that pushes every change to 
 * ``DATA_DIR`` — where the database, readings and board data live (default: COMPANION_DATA);
 * ``SETTINGS`` — a :class:`~companion.config.Settings` (default: from the environment);
 * ``TOWER`` — a ready tower object, or a Settings to build a simulated/real one from;
+* ``PIN`` — the table PIN (else ``COMPANION_PIN``, else the one stored in DATA_DIR); see
+  :mod:`companion.web.auth` (``PIN_MAX_FAILURES``, ``PIN_FAILURE_WINDOW_SECONDS``);
 * ``SSE_PING_SECONDS``, ``SSE_RETRY_MS``, ``SSE_MAX_CLIENTS``, ``SSE_POLL_SECONDS``,
   ``SSE_MAX_AGE_SECONDS``, ``COUNT_TIMEOUT``,
   ``TOWER_POLL_SECONDS`` — live-update and counting knobs (tests shorten them).
@@ -34,7 +36,9 @@ from companion.web.api.counting import BattleCounter, throw_for
 from companion.web.api.errors import register_error_handlers
 from companion.web.api.readings import ReadingStore
 from companion.web.api.runtime import EXTENSION_KEY, Runtime
+from companion.web.auth import init_auth
 from companion.web.live import Hub
+from companion.web.security import init_security
 
 log = logging.getLogger("companion.web")
 
@@ -65,6 +69,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.json.sort_keys = False  # keep the documented field order; also cheaper
 
     data_dir.mkdir(parents=True, exist_ok=True)
+    init_security(app)  # origin check and headers (companion/web/security.py)
+    init_auth(app)  # the table PIN, before the hardware opens: a bad PIN stops here
     rt = _build_runtime(app, settings, data_dir, tower_config)
     app.extensions[EXTENSION_KEY] = rt
 

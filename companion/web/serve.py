@@ -60,6 +60,15 @@ def describe_tower(app: Flask) -> str:
     return f"{kind}; camera: {camera}; buttons: {gpio}"
 
 
+def pin_banner(app: Flask) -> str:
+    """The console line that tells the host the table PIN (tablets need it to play)."""
+    from companion.web.auth import pin_store
+
+    creds = pin_store(app).credentials()
+    source = "set by COMPANION_PIN" if creds.from_env else "`companion pin reset` makes a new one"
+    return f"table PIN: {creds.pin} — enter it on a tablet to play ({source})"
+
+
 def _serve(args: argparse.Namespace) -> int:
     from companion.memory import limit_heap_growth
 
@@ -91,6 +100,7 @@ def _serve(args: argparse.Namespace) -> int:
     log.info("data in %s", settings.data_dir.resolve())
     log.info("tower: %s", describe_tower(app))
     log.info("serving on http://%s:%s/", settings.host, server.effective_port)
+    log.info("%s", pin_banner(app))
     try:
         server.run()
     finally:

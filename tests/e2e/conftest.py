@@ -3,6 +3,11 @@ seeded simulated tower) and Debian's Chromium driven by Playwright.
 
 Nothing here sleeps for a fixed time: the server is polled on its /api/health answer within a
 deadline, and the browser side uses Playwright's auto-waiting expectations.
+
+Every server runs with the table PIN :data:`E2E_PIN` (``COMPANION_PIN``), and every browser
+context made through the ``browser`` fixture is a tablet that entered it on every running
+server (``POST /api/session`` through the context's own cookie jar). ``browser.guest_context()``
+makes one that did not: a spectator.
 """
 
 from __future__ import annotations
@@ -25,6 +30,8 @@ CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                  "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 SIM_SEED = "7"
+E2E_PIN = "1357"
+RUNNING: list[Server] = []  # servers started and not yet stopped, oldest first
 
 
 def _free_port() -> int:
@@ -52,10 +59,18 @@ class Server:
         self.log_path = log_path
         env = {**os.environ, "PORT": str(self.port), "HOST": "127.0.0.1",
                "COMPANION_DATA": str(data_dir), "COMPANION_CAMERA": "synthetic",
-               "COMPANION_GPIO": "mock", "COMPANION_SIM_SEED": SIM_SEED, **(env or {})}
+               "COMPANION_GPIO": "mock", "COMPANION_SIM_SEED": SIM_SEED, "COMPANION_PIN": E2E_PIN,
+               **(env or {})}
+        self.pin = env["COMPANION_PIN"]
         self._log = log_path.open("a")
         self.process = subprocess.Popen([sys.executable, "-m", "companion", "serve"], cwd=ROOT,
                                         env=env, stdout=self._log, stderr=subprocess.STDOUT)
+        RUNNING.append(self)
+
+    def sign_in(self, context: object) -> None:
+        """Enter the PIN in a browser context (its cookie jar), as the PIN dialog would."""
+        answer = context.request.post(f"{self.url}/api/session", data={"pin": self.pin})
+        assert answer.ok, answer.text()
 
     def wait_ready(self, deadline_s: float = 60.0) -> dict:
         """Poll /api/health until it answers; fail with the server log if it dies or never does."""
@@ -74,6 +89,8 @@ class Server:
         pytest.fail(f"The server did not answer /api/health:\n{self.log_path.read_text()[-3000:]}")
 
     def stop(self) -> None:
+        if self in RUNNING:
+            RUNNING.remove(self)
         if self.process.poll() is None:
             self.process.terminate()
             try:
@@ -101,8 +118,33 @@ def browser() -> Iterator[object]:
 
     with sync_playwright() as p:
         b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
-        yield b
+        yield SignedInBrowser(b)
         b.close()
+
+
+class SignedInBrowser:
+    """The Playwright browser, whose new contexts (and pages) are tablets signed in on every
+    running server; anything else is the browser's own."""
+
+    def __init__(self, browser: object) -> None:
+        self._browser = browser
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(self._browser, name)
+
+    def guest_context(self, **options: object) -> object:
+        """A context that has not entered the PIN (a spectator)."""
+        return self._browser.new_context(**options)
+
+    def new_context(self, **options: object) -> object:
+        context = self._browser.new_context(**options)
+        for server in RUNNING:
+            if server.process.poll() is None:
+                server.sign_in(context)
+        return context
+
+    def new_page(self, **options: object) -> object:
+        return self.new_context(**options).new_page()
 
 
 @pytest.fixture(scope="session")

@@ -1,5 +1,9 @@
 """Fixtures for the web tests: an app on a temporary DATA_DIR with a seeded simulated tower,
-its test client, and helpers that play a 3-player game through the API up to a chosen point."""
+its test client, and helpers that play a 3-player game through the API up to a chosen point.
+
+Every app made here has the table PIN :data:`TABLE_PIN`, and ``app.test_client()`` is a device
+that entered it (it signs in through ``POST /api/session`` when made); :func:`guest_client` is
+a device that did not (a spectator)."""
 
 from __future__ import annotations
 
@@ -26,6 +30,8 @@ START = {"red": None, "blue": "mountainhome", "purple": "white-falls"}
 DRAFTS = {"red": ("borderland", "light"), "blue": ("shore-lake", "light"), "purple": ("the-murk", "dark")}
 SEED_TRAY = {"red": 2, "blue": 3, "purple": 1, "green": 4}
 
+TABLE_PIN = "4711"
+
 # Short live-update knobs so tests await events instead of sleeping through pings.
 FAST = {"SSE_PING_SECONDS": 0.2, "SSE_RETRY_MS": 100, "TOWER_POLL_SECONDS": 0.2, "COUNT_TIMEOUT": 10.0}
 
@@ -45,8 +51,24 @@ def make_app(data_dir: Path, **overrides: Any) -> Flask:
         **FAST,
     }
     config.setdefault("TOWER", simulated_tower(data_dir))
+    config.setdefault("PIN", TABLE_PIN)
     config.update(overrides)
-    return create_app(config)
+    app = create_app(config)
+    app.test_client_class = SignedInClient
+    return app
+
+
+class SignedInClient(FlaskClient):
+    """A test client of a device that has entered the table PIN (signed in when made)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        ok(self.post("/api/session", json={"pin": self.application.config.get("PIN", TABLE_PIN)}))
+
+
+def guest_client(app: Flask) -> FlaskClient:
+    """A device that has not entered the PIN: it may watch, not change."""
+    return FlaskClient(app, app.response_class, use_cookies=True)
 
 
 @pytest.fixture

@@ -17,7 +17,7 @@ import pytest
 
 from companion.web.serve import make_server
 
-from .conftest import PLAYERS, make_app
+from .conftest import PLAYERS, TABLE_PIN, make_app
 
 TIMEOUT = 10.0
 
@@ -29,17 +29,38 @@ def server(tmp_path: Path) -> Iterator[tuple[object, int]]:
     srv = make_server(app, "127.0.0.1", 0)
     thread = threading.Thread(target=srv.run, name="waitress-under-test", daemon=True)
     thread.start()
+    _sign_in(srv.effective_port)
     yield app, srv.effective_port
     app.extensions["companion"].close()  # ends the live streams first, as `companion serve` does
     srv.close()
     thread.join(timeout=TIMEOUT)
 
 
+_COOKIES: dict[int, str] = {}  # port → the session cookie of the signed-in device
+
+
+def _sign_in(port: int) -> None:
+    """Enter the table PIN once, as a tablet does; request() then sends the cookie."""
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=TIMEOUT)
+    try:
+        conn.request("POST", "/api/session", body=json.dumps({"pin": TABLE_PIN}),
+                     headers={"Content-Type": "application/json"})
+        response = conn.getresponse()
+        response.read()
+        assert response.status == 200
+        _COOKIES[port] = response.getheader("Set-Cookie").split(";", 1)[0]
+    finally:
+        conn.close()
+
+
 def request(port: int, method: str, path: str, body: object = None) -> tuple[int, dict]:
     conn = http.client.HTTPConnection("127.0.0.1", port, timeout=TIMEOUT)
     try:
         data = None if body is None else json.dumps(body)
-        conn.request(method, path, body=data, headers={"Content-Type": "application/json"})
+        headers = {"Content-Type": "application/json"}
+        if port in _COOKIES:
+            headers["Cookie"] = _COOKIES[port]
+        conn.request(method, path, body=data, headers=headers)
         response = conn.getresponse()
         return response.status, json.loads(response.read())
     finally:

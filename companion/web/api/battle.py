@@ -11,11 +11,13 @@ from flask import Blueprint, Response, jsonify, send_file
 from companion.web.api.errors import NotFoundError
 from companion.web.api.parsing import counts, json_object
 from companion.web.api.runtime import runtime
+from companion.web.auth import changes_nothing
 
 bp = Blueprint("api_battle", __name__, url_prefix="/api")
 
 
 @bp.post("/games/<int:game_id>/battle/preview")
+@changes_nothing  # spectators see the preview too: no PIN
 def preview(game_id: int) -> Response:
     from companion.game.engine import preview_battle
 
