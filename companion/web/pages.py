@@ -100,6 +100,18 @@ def stats() -> Response:
     return _render("stats.html", "stats", "stats.js")
 
 
+@bp.get("/night")
+def night() -> Response:
+    """The game night: the evening's games of every kind, and "log a game" (issue 16)."""
+    return _render("night.html", "night", "tabletop.js")
+
+
+@bp.get("/night/games/<int:game_id>")
+def night_game(game_id: int) -> Response:
+    """One game of the night: its live tracker (Amrtaka, Wrath) or its result, and details."""
+    return _render("night_game.html", "night", "tabletop_game.js", game_id=game_id)
+
+
 @bp.get("/tower")
 def tower() -> Response:
     """Tower check: camera picture, buttons, backend status."""

@@ -1,0 +1,200 @@
+// The game-night page: the evening's games (every kind), and "log a game" — a picker of the
+// built-in games and any other game. Score sheets (Game-O-Gami, any game) are logged with their
+// result in one go; live trackers (Amrtaka, Wrath) start here and are played on their own page.
+import { api } from "./api.js";
+import { el, clear, showError } from "./dom.js";
+import { t } from "./i18n.js";
+import { BASE, catalogue, dayName, fromLocalInput, gameTitle, nightOf, resultLine, scoreChips,
+  toLocalInput, uploadPhoto, when } from "./tabletop_common.js";
+
+const $ = (id) => document.getElementById(id);
+let games = [];          // the catalogue
+let people = [];         // the roster
+let night = new URLSearchParams(location.search).get("night") || nightOf();
+const form = { game: null, players: [], name: "", teams: false, lowest: false, mode: "scores" };
+
+// -- the evening's games ---------------------------------------------------------------------
+
+async function loadNight() {
+  const [list, nights] = await Promise.all([api(`${BASE}/games?night=${night}`), api(`${BASE}/nights`)]);
+  const known = nights.map((n) => n.night);
+  if (!known.includes(night)) known.unshift(night);
+  clear($("nights"), known.slice(0, 8).map((n) => el("button", {
+    type: "button", class: "btn", "aria-pressed": n === night ? "true" : "false", "data-night": n,
+    onclick: () => { night = n; history.replaceState(null, "", `?night=${n}`); loadNight(); } }, dayName(n))));
+  $("night-title").textContent = dayName(night);
+  $("night-empty").hidden = list.length > 0;
+  clear($("night-games"), list.map((g) => el("li", { "data-tt-game": g.id, "data-status": g.status },
+    el("a", { class: "resume", href: `/night/games/${g.id}` },
+      el("h2", {}, gameTitle(g)),
+      scoreChips(g),
+      el("div", { class: "tt-result" }, resultLine(g)),
+      el("div", { class: "muted" }, `${when(g.started_at)}–${g.ended_at ? when(g.ended_at) : ""}`,
+        g.minutes !== null ? ` · ${t("tt_minutes", { n: g.minutes })}` : "")),
+    el("a", { class: "btn", href: `/night/games/${g.id}` }, g.status === "live" ? t("resume") : t("view")))));
+}
+
+// -- log a game ------------------------------------------------------------------------------
+
+const spec = () => games.find((g) => g.key === form.game);
+
+function pickGame(key) {
+  form.game = key;
+  const s = spec();
+  while (form.players.length < s.min_players) form.players.push({ name: "", person_id: null });
+  form.players = form.players.slice(0, s.max_players);
+  renderForm();
+}
+
+function playerRow(p, i) {
+  const s = spec();
+  const roster = people.length ? el("select", { "data-field": "person", "aria-label": t("roster_pick"),
+    onchange: (e) => {
+      const person = people.find((x) => String(x.id) === e.target.value);
+      p.person_id = person ? person.id : null;
+      if (person) p.name = person.name;
+      renderForm();
+    } },
+  el("option", { value: "" }, t("roster_none")),
+  people.map((x) => el("option", { value: x.id, selected: p.person_id === x.id }, x.name))) : null;
+  return el("li", { class: "tt-player", "data-player": `p${i + 1}` },
+    el("label", { class: "field" }, t("tt_player_n", { n: i + 1 }),
+      el("input", { "data-field": "name", value: p.name, maxlength: 60, autocomplete: "off",
+        oninput: (e) => { p.name = e.target.value; p.person_id = null; } })),
+    roster,
+    form.players.length > s.min_players ? el("button", { type: "button", class: "btn", "aria-label": t("tt_remove_player"),
+      onclick: () => { form.players.splice(i, 1); renderForm(); } }, "✕") : null);
+}
+
+function numberInput(field, label, key, extra = {}) {
+  return el("label", { class: "field tt-num" }, label,
+    el("input", { type: "number", inputmode: "numeric", "data-field": field, "data-player": key, min: 0, max: 999,
+      step: 1, ...extra }));
+}
+
+/** The result part of the form: per player control tokens per act (Game-O-Gami), scores /
+ *  ranks / winners (any game); nothing for a live tracker (its page keeps score). */
+function resultFields() {
+  const keys = form.players.map((_, i) => `p${i + 1}`);
+  const label = (k, i) => form.players[i].name || t("tt_player_n", { n: i + 1 });
+  if (form.game === "immortal_gameogami") {
+    return el("div", {}, [1, 2].map((act) => el("fieldset", { class: "panel", "data-act": act },
+      el("legend", {}, t(`tt_act_${act}`)),
+      el("p", { class: "muted" }, t("tt_act_help")),
+      keys.map((k, i) => el("div", { class: "row" }, el("b", {}, label(k, i)),
+        numberInput(`tokens_${act}`, t("tt_control_tokens"), k),
+        numberInput(`levels_${act}`, t("tt_card_levels"), k))))));
+  }
+  if (form.game === "generic") {
+    const modes = ["scores", "ranks", "winners"];
+    return el("fieldset", { class: "panel" }, el("legend", {}, t("tt_result")),
+      el("div", { class: "row", role: "group" }, modes.map((m) => el("button", {
+        type: "button", class: "btn", "data-mode": m, "aria-pressed": form.mode === m ? "true" : "false",
+        onclick: () => { form.mode = m; renderForm(); } }, t(`tt_mode_${m}`)))),
+      keys.map((k, i) => el("div", { class: "row" }, el("b", {}, label(k, i)),
+        form.mode === "winners"
+          ? el("label", { class: "field inline" }, el("input", { type: "checkbox", "data-field": "winner", "data-player": k }), t("tt_won"))
+          : numberInput(form.mode === "ranks" ? "rank" : "score", t(form.mode === "ranks" ? "tt_rank" : "tt_score"), k,
+            form.mode === "ranks" ? { min: 1, max: keys.length } : { min: -1e6, max: 1e6, step: "any" }))),
+      form.mode === "scores" ? el("label", { class: "field inline" }, el("input", { type: "checkbox", id: "tt-lowest",
+        checked: form.lowest, onchange: (e) => { form.lowest = e.target.checked; } }), t("tt_lowest_wins")) : null);
+  }
+  return el("p", { class: "muted" }, t("tt_live_help"));
+}
+
+function renderForm() {
+  const s = spec();
+  clear($("tt-picker"), games.map((g) => el("button", {
+    type: "button", class: "btn", "data-game": g.key, "aria-pressed": form.game === g.key ? "true" : "false",
+    onclick: () => pickGame(g.key) }, t(`tt_game_${g.key}`))));
+  if (!s) { clear($("tt-form")); return; }
+  clear($("tt-form"),
+    el("p", { class: "muted" }, t(`tt_about_${s.key}`)),
+    s.key === "generic" ? el("label", { class: "field" }, t("tt_game_name"),
+      el("input", { id: "tt-name", value: form.name, maxlength: 100, required: true,
+        oninput: (e) => { form.name = e.target.value; } })) : null,
+    el("ol", { class: "tt-players" }, form.players.map(playerRow)),
+    form.players.length < s.max_players ? el("button", { type: "button", class: "btn", id: "tt-add-player",
+      onclick: () => { form.players.push({ name: "", person_id: null }); renderForm(); } }, t("add_player")) : null,
+    s.key === "immortal_gameogami" && form.players.length === 4 ? el("label", { class: "field inline" },
+      el("input", { type: "checkbox", id: "tt-teams", checked: form.teams,
+        onchange: (e) => { form.teams = e.target.checked; } }), t("tt_team_battle")) : null,
+    resultFields(),
+    el("div", { class: "row" },
+      el("label", { class: "field" }, t("tt_started"), el("input", { type: "datetime-local", id: "tt-start", value: toLocalInput() })),
+      s.live ? null : el("label", { class: "field" }, t("tt_ended"), el("input", { type: "datetime-local", id: "tt-end", value: toLocalInput() }))),
+    s.live ? null : el("label", { class: "field" }, t("tt_notes"), el("textarea", { id: "tt-notes", rows: 2, maxlength: 2000 })),
+    s.live ? null : el("label", { class: "field" }, t("tt_photo"),
+      el("input", { type: "file", id: "tt-photo", accept: "image/jpeg,image/png", capture: "environment" })),
+    el("div", { id: "tt-form-error", class: "error", hidden: true, role: "alert" }),
+    el("button", { type: "button", class: "btn primary big", id: "tt-submit", onclick: submit },
+      s.live ? t("tt_start_tracker") : t("tt_save_game")));
+}
+
+function readNumbers(field) {
+  const out = {};
+  for (const input of document.querySelectorAll(`#tt-form input[data-field="${field}"]`)) {
+    if (input.value !== "") out[input.dataset.player] = Number(input.value);
+  }
+  return out;
+}
+
+function events() {
+  if (form.game === "immortal_gameogami") {
+    return [1, 2].map((act) => {
+      const e = { type: "act", act, tokens: readNumbers(`tokens_${act}`) };
+      const levels = readNumbers(`levels_${act}`);
+      if (Object.keys(levels).length) e.levels = levels;
+      return e;
+    });
+  }
+  if (form.game === "generic") {
+    if (form.mode === "winners") {
+      return [{ type: "result", winners: [...document.querySelectorAll('#tt-form input[data-field="winner"]:checked')].map((x) => x.dataset.player) }];
+    }
+    if (form.mode === "ranks") return [{ type: "result", ranks: readNumbers("rank") }];
+    return [{ type: "result", scores: readNumbers("score"), lowest_wins: form.lowest }];
+  }
+  return [];
+}
+
+async function submit() {
+  const s = spec();
+  const body = {
+    game: s.key,
+    players: form.players.map((p) => (p.person_id ? { person_id: p.person_id, name: p.name || undefined } : { name: p.name.trim() })),
+    started_at: fromLocalInput($("tt-start").value) || undefined,
+    events: events(),
+  };
+  if (s.key === "generic") body.name = form.name.trim();
+  if (form.teams && s.key === "immortal_gameogami" && form.players.length === 4) body.options = { teams: [["p1", "p3"], ["p2", "p4"]] };
+  if (!s.live) {
+    body.ended_at = fromLocalInput($("tt-end").value) || undefined;
+    body.notes = $("tt-notes").value || undefined;
+  }
+  const error = $("tt-form-error");
+  showError(error, null);
+  try {
+    const game = await api(`${BASE}/games`, { method: "POST", body });
+    const file = $("tt-photo")?.files?.[0];
+    if (file) await uploadPhoto(game.id, file).catch((err) => showError(error, err));
+    if (s.live) { location.href = `/night/games/${game.id}`; return; }
+    form.game = null;
+    form.players = [];
+    form.name = "";
+    renderForm();
+    night = game.night;
+    await loadNight();
+    document.body.dataset.ttSaved = String(game.id);
+  } catch (err) { showError(error, err); }
+}
+
+async function load() {
+  try {
+    [games, people] = await Promise.all([catalogue(), api("/api/people").catch(() => [])]);
+    renderForm();
+    await loadNight();
+    document.body.dataset.nightReady = "yes";
+  } catch (err) { showError($("night-error"), err); }
+}
+load();

@@ -1,0 +1,179 @@
+// One game of the game night: the live tracker (Amrtaka: VP and the turn counter; Wrath of the
+// Immortals: power points and the foil helper) or the result of a score sheet, and for every game
+// the details — name, times, notes, photo, BG Stats, undo, delete. Every entry is sent with the
+// version it was decided on, so two devices cannot both count against an old screen.
+import { api } from "./api.js";
+import { el, clear, showError } from "./dom.js";
+import { t } from "./i18n.js";
+import { BASE, fromLocalInput, gameTitle, nameOf, resultLine, scoreChips, toLocalInput,
+  uploadPhoto } from "./tabletop_common.js";
+
+const $ = (id) => document.getElementById(id);
+const id = Number(document.body.dataset.ttGame);
+let game = null;
+
+async function send(event) {
+  showError($("tt-error"), null);
+  try {
+    game = await api(`${BASE}/games/${id}/events`, { method: "POST", body: { event, expected_version: game.version } });
+  } catch (err) {
+    showError($("tt-error"), err);
+    if (err.status === 409) game = await api(`${BASE}/games/${id}`);
+  }
+  render();
+}
+
+// -- Amrtaka -----------------------------------------------------------------------------------
+
+function amrtaka() {
+  const s = game.state;
+  const over = game.status === "finished";
+  return el("div", { class: "tt-tracker" },
+    el("p", { class: "tt-turn big-number", id: "tt-turn" },
+      t("tt_turn_of", { n: Math.min(s.turns + 1, s.turn_limit), limit: s.turn_limit })),
+    over ? null : el("p", { id: "tt-current" }, t("tt_whose_turn", { name: nameOf(game, s.current) })),
+    el("div", { class: "tt-grid" }, game.players.map((p) => el("section", {
+      class: `panel tt-card${p.key === s.current && !over ? " tt-current" : ""}`, "data-player": p.key },
+    el("h2", {}, p.winner ? "★ " : "", p.name),
+    el("div", { class: "big-number", "data-score": p.key }, String(p.score), el("small", {}, ` / ${s.target} ${t("tt_vp")}`)),
+    el("div", { class: "row" },
+      s.quick_gains.map((n) => el("button", { type: "button", class: "btn tt-quick", disabled: over,
+        "data-gain": n, onclick: () => send({ type: "gain", player: p.key, points: n }) }, `+${n}`)),
+      el("input", { type: "number", inputmode: "numeric", min: 1, max: 35, "aria-label": t("tt_other_gain"),
+        class: "tt-gain-input", disabled: over, placeholder: "+" }),
+      el("button", { type: "button", class: "btn", disabled: over, onclick: (e) => {
+        const value = Number(e.target.previousSibling.value);
+        if (value) send({ type: "gain", player: p.key, points: value });
+      } }, t("tt_add")))))),
+    el("div", { class: "row sticky-actions" },
+      el("button", { type: "button", class: "btn primary big", id: "tt-end-turn", disabled: over,
+        onclick: () => send({ type: "end_turn" }) }, t("tt_end_turn")),
+      el("button", { type: "button", class: "btn", id: "tt-cards-out", disabled: over,
+        onclick: () => { if (confirm(t("tt_cards_out_confirm"))) send({ type: "cards_out" }); } }, t("tt_cards_out"))));
+}
+
+// -- Wrath of the Immortals --------------------------------------------------------------------
+
+function sideFields(side, who) {
+  const field = (key, label) => el("label", { class: "field tt-num" }, label,
+    el("input", { type: "number", inputmode: "numeric", min: key === "roll" ? 1 : 0, max: key === "roll" ? 20 : 999,
+      "data-side": side, "data-field": key, placeholder: key === "roll" ? t("tt_app_rolls") : "0" }));
+  return el("fieldset", { class: "panel", "data-side": side }, el("legend", {}, who),
+    field("immortal", t("tt_immortal_power")), field("resources", t("tt_resources")),
+    field("powers", t("tt_power_cards")), field("roll", t("tt_d20")));
+}
+
+function readSide(side) {
+  const out = {};
+  for (const input of document.querySelectorAll(`input[data-side="${side}"]`)) {
+    if (input.value !== "") out[input.dataset.field] = Number(input.value);
+    else if (input.dataset.field !== "roll") out[input.dataset.field] = 0;
+  }
+  return out;
+}
+
+function wrath() {
+  const s = game.state;
+  const over = game.status === "finished";
+  const options = (sel) => game.players.map((p) => el("option", { value: p.key, selected: p.key === sel }, p.name));
+  const last = s.foils[s.foils.length - 1];
+  return el("div", { class: "tt-tracker" },
+    el("div", { class: "tt-grid" }, game.players.map((p) => el("section", { class: "panel tt-card", "data-player": p.key },
+      el("h2", {}, p.winner ? "★ " : "", p.name),
+      el("div", { class: "big-number", "data-score": p.key }, String(p.score), el("small", {}, ` / ${s.target}`)),
+      el("div", { class: "row" }, [-5, -1, 1, 5].map((d) => el("button", { type: "button", class: "btn", disabled: over,
+        "data-delta": d, onclick: () => send({ type: "power", player: p.key, delta: d }) }, d > 0 ? `+${d}` : `−${-d}`)),
+      el("input", { type: "number", inputmode: "numeric", min: 0, max: 999, class: "tt-gain-input", disabled: over,
+        "aria-label": t("tt_set_power") }),
+      el("button", { type: "button", class: "btn", disabled: over, onclick: (e) => {
+        const input = e.target.previousSibling;
+        if (input.value !== "") send({ type: "power", player: p.key, set: Number(input.value) });
+      } }, t("tt_set")))))),
+    el("section", { class: "panel", id: "tt-foil" }, el("h2", {}, t("tt_foil")),
+      el("p", { class: "muted" }, t("tt_foil_help")),
+      el("div", { class: "row" },
+        el("label", { class: "field" }, t("tt_foil_actor"), el("select", { id: "tt-actor" }, options(game.players[0].key))),
+        el("label", { class: "field" }, t("tt_foil_foiler"), el("select", { id: "tt-foiler" }, options(game.players[1].key)))),
+      el("div", { class: "tt-sides" }, sideFields("actor", t("tt_foil_actor")), sideFields("foiler", t("tt_foil_foiler"))),
+      el("button", { type: "button", class: "btn primary", id: "tt-foil-go", disabled: over, onclick: () => send({
+        type: "foil", actor: $("tt-actor").value, foiler: $("tt-foiler").value,
+        actor_side: readSide("actor"), foiler_side: readSide("foiler") }) }, t("tt_foil_go")),
+      last ? el("p", { id: "tt-foil-result", class: "tt-result", "data-outcome": last.outcome, role: "status" },
+        t(`tt_foil_${last.outcome}`, { actor: nameOf(game, last.actor), foiler: nameOf(game, last.foiler),
+          a: last.actor_total, f: last.foiler_total })) : null));
+}
+
+// -- a finished score sheet --------------------------------------------------------------------
+
+function sheet() {
+  const acts = game.state.acts;
+  return el("div", {}, scoreChips(game),
+    acts ? acts.map((a) => el("p", { "data-act": a.act }, t(`tt_act_${a.act}`), ": ",
+      a.winners.length ? a.winners.map((k) => nameOf(game, k)).join(", ") : t("tt_nobody_won"),
+      ` (${t(`tt_by_${a.decided_by}`)})`)) : null);
+}
+
+// -- details -----------------------------------------------------------------------------------
+
+function details() {
+  const finished = game.status === "finished";
+  return el("section", { class: "panel", id: "tt-details" }, el("h2", {}, t("tt_details")),
+    game.game === "generic" ? el("label", { class: "field" }, t("tt_game_name"), el("input", { id: "tt-edit-name", value: game.name, maxlength: 100 })) : null,
+    el("div", { class: "row" },
+      el("label", { class: "field" }, t("tt_started"), el("input", { type: "datetime-local", id: "tt-edit-start", value: toLocalInput(game.started_at) })),
+      finished ? el("label", { class: "field" }, t("tt_ended"), el("input", { type: "datetime-local", id: "tt-edit-end", value: toLocalInput(game.ended_at) })) : null),
+    el("label", { class: "field" }, t("tt_notes"), el("textarea", { id: "tt-edit-notes", rows: 2, maxlength: 2000 }, game.notes)),
+    el("button", { type: "button", class: "btn", id: "tt-save", onclick: saveDetails }, t("tt_save")),
+    el("div", { class: "row" },
+      game.photo ? el("img", { class: "tt-photo", alt: t("tt_photo"), src: `${BASE}/games/${id}/photo?v=${encodeURIComponent(game.updated_at)}` }) : null,
+      el("label", { class: "field" }, t("tt_photo"), el("input", { type: "file", id: "tt-photo", accept: "image/jpeg,image/png", capture: "environment",
+        onchange: async (e) => {
+          try { game = await uploadPhoto(id, e.target.files[0]); render(); } catch (err) { showError($("tt-error"), err); }
+        } }))),
+    el("div", { class: "row" },
+      el("button", { type: "button", class: "btn", id: "tt-undo", disabled: !game.version, onclick: () => send({ type: "undo" }) }, t("tt_undo")),
+      finished ? el("button", { type: "button", class: "btn", id: "tt-bgstats", onclick: bgStats }, t("tt_bgstats")) : null,
+      el("button", { type: "button", class: "btn danger", id: "tt-delete", onclick: remove }, t("tt_delete"))));
+}
+
+async function saveDetails() {
+  const changes = { notes: $("tt-edit-notes").value, started_at: fromLocalInput($("tt-edit-start").value) };
+  if ($("tt-edit-end")) changes.ended_at = fromLocalInput($("tt-edit-end").value);
+  if ($("tt-edit-name")) changes.name = $("tt-edit-name").value;
+  try {
+    game = { ...game, ...(await api(`${BASE}/games/${id}`, { method: "PATCH", body: changes })) };
+    render();
+    document.body.dataset.ttSavedAt = game.updated_at;
+  } catch (err) { showError($("tt-error"), err); }
+}
+
+async function bgStats() {
+  try { window.open((await api(`${BASE}/games/${id}/bgstats`)).url, "_blank", "noopener"); } catch (err) { showError($("tt-error"), err); }
+}
+
+async function remove() {
+  if (!confirm(t("tt_delete_confirm"))) return;
+  try {
+    await api(`${BASE}/games/${id}`, { method: "DELETE" });
+    location.href = `/night?night=${game.night}`;
+  } catch (err) { showError($("tt-error"), err); }
+}
+
+function render() {
+  document.title = gameTitle(game);
+  $("tt-title").textContent = gameTitle(game);
+  $("tt-status").textContent = resultLine(game);
+  $("tt-status").dataset.status = game.status;
+  const body = game.game === "amrtaka" ? amrtaka() : game.game === "wrath_of_the_immortals" ? wrath() : sheet();
+  clear($("tt-body"), body, details());
+  document.body.dataset.version = String(game.version);
+}
+
+async function load() {
+  try {
+    game = await api(`${BASE}/games/${id}`);
+    render();
+    document.body.dataset.ttReady = "yes";
+  } catch (err) { showError($("tt-error"), err); }
+}
+load();
