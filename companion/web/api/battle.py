@@ -9,25 +9,39 @@ from __future__ import annotations
 from flask import Blueprint, Response, jsonify, send_file
 
 from companion.web.api.errors import NotFoundError
-from companion.web.api.parsing import counts, json_object
 from companion.web.api.runtime import runtime
+from companion.web.api.shapes import CountAnswer, Preview, PreviewRequest, ReadingEnvelope
+from companion.web.api.spec import accepts, operation, responds
 from companion.web.auth import changes_nothing
 
 bp = Blueprint("api_battle", __name__, url_prefix="/api")
+_RID = {"rid": {"schema": {"pattern": r"^\d+-\d+-[0-9a-f]{8}$"},
+                "description": "The id of a camera reading (`<game>-<version>-<8 hex>`)."}}
 
 
 @bp.post("/games/<int:game_id>/battle/preview")
 @changes_nothing  # spectators see the preview too: no PIN
-def preview(game_id: int) -> Response:
+@operation("What the pending battle would give for these counts (changes nothing)")
+@accepts(PreviewRequest)
+@responds(200, Preview, "The preview.")
+def preview(game_id: int, body: PreviewRequest) -> Response:
     from companion.game.engine import preview_battle
 
-    tray = counts(json_object())
+    tray = body.counts.as_dict()
     state = runtime().service.state(game_id)
     # {result, impossible: [reasons], explanation: [sentences]} — see the OpenAPI document.
     return jsonify(preview_battle(state, tray))
 
 
 @bp.post("/games/<int:game_id>/battle/count")
+@operation(
+    "Count the tray for the pending throw (battle or seeding): settle → fresh frame → count",
+    description="Same path as the tower's count button. Every device also gets a `reading` "
+    "event, and the counts become the shared reading (one `read_tray` event; nothing else in "
+    "the game changes). 409: a count is already running, or someone pressed cancel.",
+    errors=(400, 409, 503),
+)
+@responds(200, CountAnswer, "The reading and the new state.")
 def count(game_id: int) -> Response:
     rt = runtime()
     rt.touch(game_id)
@@ -37,6 +51,8 @@ def count(game_id: int) -> Response:
 
 
 @bp.get("/games/<int:game_id>/battle/reading")
+@operation("The latest camera reading of this game")
+@responds(200, ReadingEnvelope, "The latest reading.")
 def latest_reading(game_id: int) -> Response:
     rt = runtime()
     rt.service.state(game_id)  # 404 for a game that does not exist
@@ -47,6 +63,8 @@ def latest_reading(game_id: int) -> Response:
 
 
 @bp.get("/readings/<rid>")
+@operation("One stored camera reading (all details the vision reported)", params=_RID)
+@responds(200, ReadingEnvelope, "The reading.")
 def reading(rid: str) -> Response:
     """One stored camera reading with everything the vision reported (the game's shared
     reading names it by ``id``)."""
@@ -54,11 +72,15 @@ def reading(rid: str) -> Response:
 
 
 @bp.get("/readings/<rid>/photo.jpg")
+@operation("The photo of a reading", params=_RID)
+@responds(200, None, "JPEG", content_type="image/jpeg")
 def photo(rid: str) -> Response:
     return _image(rid, "photo")
 
 
 @bp.get("/readings/<rid>/annotated.jpg")
+@operation("The photo with every counted cube marked", params=_RID)
+@responds(200, None, "JPEG", content_type="image/jpeg")
 def annotated(rid: str) -> Response:
     return _image(rid, "annotated")
 

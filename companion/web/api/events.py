@@ -13,38 +13,33 @@ one at once, so reloads, page changes and flapping Wi-Fi never pile up streams.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
 
 from flask import Blueprint, Response, request
 
-from companion.web.api.errors import MalformedRequestError, StreamUnavailableError
+from companion.web.api.errors import StreamUnavailableError
 from companion.web.api.runtime import runtime
+from companion.web.api.shapes import EventsQuery
+from companion.web.api.spec import accepts_query, operation, responds
 from companion.web.live import HubClosedError, Message, TooManyStreamsError
 
 bp = Blueprint("api_events", __name__, url_prefix="/api")
 
 
-def _game_param() -> int | None:
-    raw = request.args.get("game")
-    if raw is None or raw == "":
-        return None
-    if not raw.isdigit():
-        raise MalformedRequestError('"game" must be the number of a game.')
-    return int(raw)
-
-
-_CLIENT = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
-
-
-def _client_param() -> str | None:
-    raw = request.args.get("client")
-    if not raw:
-        return None
-    if not _CLIENT.match(raw):
-        raise MalformedRequestError('"client" must be 1 to 64 letters, digits, "-" or "_".')
-    return raw
-
+_SSE_DESCRIPTION = """Server-sent events (text/event-stream). Events:
+* `state` — data `{"game", "version", "type", "news", "device"?}`, `id:` = version: reload the
+  game; `news` says what changed ("Red was corrected to 5"), `device` where.
+* `tower` — data: the tower status (plus `message` when a button press could not count).
+* `reading` — data `{"game", "reading"}`: the camera counted the tray.
+* `bye` — the stream reached its maximum age (60 s): reconnect now; nothing is lost.
+The stream starts with `retry:` and the tower status; with `game`, also the game's current
+`state` unless `Last-Event-ID` (or `last_event_id`) already equals its version — its `news` then
+names what the device missed. A `: ping` comment is sent whenever the stream was quiet for 15 s.
+A stream ends within a second of its client closing the connection; a new stream with the same
+`client` replaces the older one at once."""
+_LAST_EVENT_ID = {"name": "Last-Event-ID", "in": "header", "required": False,
+                  "schema": {"type": "string"},
+                  "description": "Sent by the browser on reconnect: the last version seen."}
 
 def _last_seen() -> int | None:
     raw = (request.headers.get("Last-Event-ID") or request.args.get("last_event_id") or "").strip()
@@ -65,12 +60,16 @@ def missed_news(rt, game: int, seen: int | None, version: int) -> dict[str, str]
 
 
 @bp.get("/events")
-def events() -> Response:
+@operation("Live updates (server-sent events)", description=_SSE_DESCRIPTION,
+           errors=(400, 404, 503), headers=[_LAST_EVENT_ID])
+@accepts_query(EventsQuery)
+@responds(200, None, "The stream.", content_type="text/event-stream")
+def events(query: EventsQuery) -> Response:
     rt = runtime()
-    game = _game_param()
+    game = query.game
     if game is not None:
         rt.service.state(game)  # 404 before the stream starts, not inside it
-    client = _client_param()
+    client = query.client
     last_seen = _last_seen()
     seen = {game: last_seen} if game is not None and last_seen is not None else {}
     try:

@@ -7,11 +7,10 @@ from typing import Any
 from flask import Blueprint, Response, jsonify
 
 from companion.web.api.board import current_board
-from companion.web.api.errors import MalformedRequestError
-from companion.web.api.parsing import json_object, optional_version, required_object
+from companion.web.api.shapes import CommandRequest, CommandResult, Game, GameSummary, NewGame
 from companion.web.api.runtime import runtime
 from companion.web.api.shapes_options import NotPlayingError, Options, OptionsQuery
-from companion.web.api.spec import accepts_query, operation, responds
+from companion.web.api.spec import accepts, accepts_query, operation, responds
 
 bp = Blueprint("api_games", __name__, url_prefix="/api")
 
@@ -21,26 +20,26 @@ def game_body(game_id: int, state: Any, **extra: Any) -> dict[str, Any]:
 
 
 @bp.get("/games")
+@operation("Every game, for the list of games to resume")
+@responds(200, list[GameSummary], "The games.")
 def list_games() -> Response:
     return jsonify([summary.to_dict() for summary in runtime().log.games()])
 
 
 @bp.post("/games")
-def create_game() -> tuple[Response, int]:
-    body = json_object()
-    if body.get("type", "new_game") != "new_game":
-        raise MalformedRequestError('A new game is started with the fields of "new_game" only.')
-    if "board" in body:
-        raise MalformedRequestError(
-            "The board comes from the board set-up page; do not send it with a new game."
-        )
+@operation("Start a new game")
+@accepts(NewGame)
+@responds(201, Game, "The new game.", links_id=("game_id", "$response.body#/id"))
+def create_game(body: NewGame) -> tuple[Response, int]:
     rt = runtime()
-    game_id, state = rt.service.new_game({**body, "type": "new_game"}, board=current_board(rt))
+    game_id, state = rt.service.new_game(body.command(), board=current_board(rt))
     rt.touch(game_id)
     return jsonify(game_body(game_id, state)), 201
 
 
 @bp.get("/games/<int:game_id>")
+@operation("One game's state")
+@responds(200, Game, "The game.")
 def get_game(game_id: int) -> Response:
     rt = runtime()
     state = rt.service.state(game_id)
@@ -49,19 +48,21 @@ def get_game(game_id: int) -> Response:
 
 
 @bp.post("/games/<int:game_id>/commands")
-def execute(game_id: int) -> Response:
-    body = json_object()
-    command = required_object(body, "command")
-    expected = optional_version(body)
-    if command.get("type") == "new_game":
-        raise MalformedRequestError("A new game is started with POST /api/games, not as a command.")
+@operation("Execute one command (one command → one event); undo is a command", errors=(409,))
+@accepts(CommandRequest)
+@responds(200, CommandResult, "The new state and the event.")
+def execute(game_id: int, body: CommandRequest) -> Response:
     rt = runtime()
-    state, event = rt.service.execute_with_event(game_id, command, expected_version=expected)
+    state, event = rt.service.execute_with_event(
+        game_id, body.command.model_dump(), expected_version=body.expected_version
+    )
     rt.touch(game_id)
     return jsonify(game_body(game_id, state, event=event))
 
 
 @bp.get("/games/<int:game_id>/export.json")
+@operation("The whole game (events and summary) as a JSON download")
+@responds(200, {"type": "object"}, "The export.")
 def export_json(game_id: int) -> Response:
     from companion.store.export import export_game
 
@@ -71,6 +72,8 @@ def export_json(game_id: int) -> Response:
 
 
 @bp.get("/games/<int:game_id>/battles.csv")
+@operation("The game's battles as CSV (counts, camera counts, corrections)")
+@responds(200, None, "CSV", content_type="text/csv")
 def battles_csv(game_id: int) -> Response:
     from companion.store.export import battles_csv as to_csv
 

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from importlib.metadata import PackageNotFoundError, version
 
-from flask import Blueprint, Response, jsonify
+from flask import Blueprint, Response, current_app, jsonify
 
 from companion.web.api.openapi import openapi_document
 from companion.web.api.runtime import runtime
+from companion.web.api.shapes import Health
+from companion.web.api.spec import operation, responds
 
 bp = Blueprint("api_meta", __name__, url_prefix="/api")
 
@@ -20,6 +22,8 @@ def _version() -> str:
 
 
 @bp.get("/health")
+@operation("Is the companion up; is the tower simulated")
+@responds(200, Health, "Status.")
 def health() -> Response:
     rt = runtime()
     status = rt.tower.status()
@@ -34,5 +38,7 @@ def health() -> Response:
 
 
 @bp.get("/openapi.json")
+@operation("This document")
+@responds(200, {"type": "object"}, "The OpenAPI 3.1 document.")
 def openapi() -> Response:
-    return jsonify(openapi_document())
+    return jsonify(openapi_document(current_app))

@@ -8,9 +8,10 @@ from typing import Any, TypeVar
 
 from flask import Blueprint, Response, jsonify
 
-from companion.web.api.errors import MalformedRequestError, NotFoundError
-from companion.web.api.parsing import json_object, required_object
+from companion.web.api.errors import NotFoundError
 from companion.web.api.runtime import runtime
+from companion.web.api.shapes_stats import GameSeats, Merge, NewPerson, Person, PersonChange, SeatLinks
+from companion.web.api.spec import accepts, operation, responds
 
 bp = Blueprint("api_people", __name__, url_prefix="/api")
 F = TypeVar("F", bound=Callable[..., Any])
@@ -31,6 +32,8 @@ def _not_found_is_404(view: F) -> F:
 
 
 @bp.get("/people")
+@operation("The roster")
+@responds(200, list[Person], "People.")
 def list_people() -> Response:
     from companion.store.people import roster
 
@@ -38,15 +41,19 @@ def list_people() -> Response:
 
 
 @bp.post("/people")
-def add() -> tuple[Response, int]:
+@operation("Put someone on the roster")
+@accepts(NewPerson)
+@responds(201, Person, "The new entry.", links_id=("person_id", "$response.body#/id"))
+def add(body: NewPerson) -> tuple[Response, int]:
     from companion.store.people import add_person
 
-    body = json_object()
-    return jsonify(add_person(runtime().log, body.get("name"), body.get("short_name"))), 201
+    return jsonify(add_person(runtime().log, body.name, body.short_name)), 201
 
 
 @bp.get("/people/<int:person_id>")
 @_not_found_is_404
+@operation("One person (a merged entry answers with the one it was merged into)")
+@responds(200, Person, "The person.")
 def get(person_id: int) -> Response:
     from companion.store.people import person
 
@@ -55,24 +62,29 @@ def get(person_id: int) -> Response:
 
 @bp.patch("/people/<int:person_id>")
 @_not_found_is_404
-def update(person_id: int) -> Response:
+@operation("Rename, or set the short name")
+@accepts(PersonChange)
+@responds(200, Person, "The person.")
+def update(person_id: int, body: PersonChange) -> Response:
     from companion.store.people import update_person
 
-    return jsonify(update_person(runtime().log, person_id, json_object()))
+    return jsonify(update_person(runtime().log, person_id, body.changes()))
 
 
 @bp.post("/people/<int:person_id>/merge")
 @_not_found_is_404
-def merge(person_id: int) -> Response:
+@operation("Merge this person into another: their games follow")
+@accepts(Merge)
+@responds(200, Person, "The person merged into.")
+def merge(person_id: int, body: Merge) -> Response:
     from companion.store.people import merge_people
 
-    body = json_object()
-    if "into" not in body:
-        raise MalformedRequestError('Say whom to merge into: {"into": <person number>}.')
-    return jsonify(merge_people(runtime().log, person_id, body["into"]))
+    return jsonify(merge_people(runtime().log, person_id, body.into))
 
 
 @bp.get("/games/<int:game_id>/people")
+@operation("Who sat at which colour (person null: not linked to the roster)")
+@responds(200, GameSeats, "Seats.")
 def seats(game_id: int) -> Response:
     from companion.store.people import game_seats
 
@@ -81,8 +93,11 @@ def seats(game_id: int) -> Response:
 
 @bp.put("/games/<int:game_id>/people")
 @_not_found_is_404
-def set_seats(game_id: int) -> Response:
+@operation("Link colours of a game to people ({colour: person id or null})")
+@accepts(SeatLinks)
+@responds(200, GameSeats, "Seats.")
+def set_seats(game_id: int, body: SeatLinks) -> Response:
     from companion.store.people import set_game_seats
 
-    people = required_object(json_object(), "people")
+    people = body.people
     return jsonify({"id": game_id, "seats": set_game_seats(runtime().log, game_id, people)})

@@ -162,9 +162,6 @@ class GameSummary(Answer):
     result: dict[str, Any] | None = None
 
 
-GAME_LIST: dict[str, Any] = {"type": "array", "items": {"$ref": "#/components/schemas/GameSummary"}}
-
-
 # -- battle ------------------------------------------------------------------------------------
 
 class PreviewRequest(Request):

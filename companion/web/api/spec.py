@@ -180,7 +180,7 @@ def validate(model: type[BaseModel], data: Any) -> BaseModel:
 @dataclass
 class Answer:
     description: str
-    shape: type[BaseModel] | dict[str, Any] | None
+    shape: Any  # a model, list[Model], a JSON schema dict, or None
     content_type: str = JSON
     headers: dict[str, Any] = field(default_factory=dict)
     links_id: tuple[str, str] | None = None  # (path parameter, runtime expression)
@@ -313,9 +313,21 @@ class IdConverter(IntegerConverter):
         super().__init__(map, *args, **kwargs)
 
 
-def install_converters(app: Flask) -> None:
-    """Call before any blueprint is registered."""
+def install(app: Flask) -> None:
+    """Bounded ids in every route, and ``Allow`` on every 405. Call before any blueprint is
+    registered."""
     app.url_map.converters["int"] = IdConverter
+
+    @app.after_request
+    def _allow(response: Any) -> Any:
+        # The JSON error handler builds a new response for a 405; the methods the address
+        # takes are asked of the URL map again (RFC 9110: a 405 must carry Allow).
+        if response.status_code == 405 and "Allow" not in response.headers:
+            adapter = app.url_map.bind_to_environ(request.environ)
+            methods = adapter.allowed_methods()
+            if methods:
+                response.headers["Allow"] = ", ".join(sorted(methods))
+        return response
 
 
 # -- the document --------------------------------------------------------------------------------
@@ -378,6 +390,12 @@ def _strip_titles(node: Any) -> Any:
     return node
 
 
+def _models_in(shape: Any) -> list[type[BaseModel]]:
+    if typing.get_origin(shape) is list:
+        return _models_in(typing.get_args(shape)[0])
+    return [shape] if isinstance(shape, type) and issubclass(shape, BaseModel) else []
+
+
 def _operation_id(endpoint: str) -> str:
     return endpoint.replace(".", "_")
 
@@ -396,16 +414,21 @@ def openapi_document(app: Flask, info: Mapping[str, Any]) -> dict[str, Any]:
             if op.body is not None:
                 models.setdefault(op.body, "validation")
             for answer in op.answers.values():
-                if isinstance(answer.shape, type):
-                    models.setdefault(answer.shape, "serialization")
-    _, defs = models_json_schema(
+                for model in _models_in(answer.shape):
+                    models.setdefault(model, "serialization")
+    keys, defs = models_json_schema(
         [(m, mode) for m, mode in models.items()],  # type: ignore[misc]
         ref_template="#/components/schemas/{model}",
     )
     schemas = _strip_titles(defs.get("$defs", {}))
-    ref = lambda m: {"$ref": f"#/components/schemas/{m.__name__}"}  # noqa: E731
+
+    def ref(model: type[BaseModel]) -> dict[str, Any]:
+        # pydantic names each schema (two models of one name get distinct ones): ask it
+        return dict(keys[(model, models[model])])  # type: ignore[index]
 
     def shape(s: Any) -> dict[str, Any]:
+        if typing.get_origin(s) is list:
+            return {"type": "array", "items": shape(typing.get_args(s)[0])}
         return ref(s) if isinstance(s, type) else copy.deepcopy(s)
 
     # Which operations take which path parameter (for links from creating answers).
@@ -445,7 +468,9 @@ def openapi_document(app: Flask, info: Mapping[str, Any]) -> dict[str, Any]:
         if op.body is not None:
             codes.add(413)
         if method in STATE_CHANGING:
-            codes |= {401, 403, 429}
+            codes.add(403)  # another site's request (CSRF)
+            if not getattr(app.view_functions[rule.endpoint], "changes_nothing", False):
+                codes |= {401, 429}  # the table PIN (companion.web.auth)
         if "{" in path:
             codes.add(404)
         for code in sorted(codes):

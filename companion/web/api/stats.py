@@ -12,13 +12,26 @@ from __future__ import annotations
 from flask import Blueprint, Response, jsonify
 
 from companion.web.api.errors import NotFoundError
-from companion.web.api.parsing import json_object
 from companion.web.api.runtime import runtime
+from companion.web.api.shapes_stats import (
+    EXPORT_TABLE,
+    BattleOdds,
+    BgStats,
+    GroupSettings,
+    OddsReport,
+    SettingsChange,
+    TowerReport,
+)
+from companion.web.api.spec import accepts, operation, responds
+
+_OBJECT = {"type": "object"}
 
 bp = Blueprint("api_stats", __name__, url_prefix="/api")
 
 
 @bp.get("/stats")
+@operation("Statistics over every game (companion.store.stats)")
+@responds(200, _OBJECT, "Statistics.")
 def statistics() -> Response:
     from companion.store.insights import cached
     from companion.store.stats import statistics as compute
@@ -28,6 +41,9 @@ def statistics() -> Response:
 
 
 @bp.get("/stats/tower")
+@operation("The tower model per colour (landing and release chances with 95 % intervals) "
+           "and the fairness tests")
+@responds(200, TowerReport, "Model and fairness; enough_data false before any throw.")
 def tower() -> Response:
     """The tower model per colour with intervals, and the fairness tests."""
     from companion.store.insights import cached, tower_report
@@ -37,6 +53,9 @@ def tower() -> Response:
 
 
 @bp.get("/stats/odds")
+@operation("Odds calibration: predicted attacker win chance in bins against the share "
+           "actually won")
+@responds(200, OddsReport, "Calibration.")
 def odds() -> Response:
     """Calibration of the odds kept before battles against what happened."""
     from companion.store.group_settings import get_settings
@@ -49,6 +68,8 @@ def odds() -> Response:
 
 
 @bp.get("/stats/people")
+@operation("Per person: games, wins, average VP, luck, favourite tribes, head-to-head")
+@responds(200, _OBJECT, "People; values null where there is not enough data.")
 def people() -> Response:
     from companion.store.insights import cached, people_report
 
@@ -57,6 +78,8 @@ def people() -> Response:
 
 
 @bp.get("/stats/games/<int:game_id>")
+@operation("One game: VP after each round per player, luck per player")
+@responds(200, _OBJECT, "The game's statistics.")
 def game(game_id: int) -> Response:
     """One game: VP per round per player, luck per player."""
     from companion.store.insights import game_report
@@ -65,6 +88,8 @@ def game(game_id: int) -> Response:
 
 
 @bp.get("/games/<int:game_id>/interior")
+@operation("The interior estimate with what the next throw will likely let out (90 % range)")
+@responds(200, _OBJECT, "Per colour: inside, release chance, next_out {expected, low, high}.")
 def interior(game_id: int) -> Response:
     """The game's interior estimate with what the next throw will likely let out."""
     from companion.store.insights import interior_report, tower_model
@@ -77,6 +102,9 @@ def interior(game_id: int) -> Response:
 
 
 @bp.get("/games/<int:game_id>/battle/odds")
+@operation("The attacker's odds of the pending battle (group setting `odds`); the first "
+           "odds of a battle are kept in the log")
+@responds(200, BattleOdds, "Odds, or why there are none.")
 def battle_odds(game_id: int) -> Response:
     """The attacker's odds of the pending battle — only when the group turned odds on. The first
     odds computed for a battle are kept in the log and every later call answers with them."""
@@ -96,6 +124,8 @@ def battle_odds(game_id: int) -> Response:
 
 
 @bp.get("/settings")
+@operation("The group settings")
+@responds(200, GroupSettings, "Settings.")
 def get_group_settings() -> Response:
     from companion.store.group_settings import get_settings
 
@@ -103,15 +133,20 @@ def get_group_settings() -> Response:
 
 
 @bp.put("/settings")
-def put_group_settings() -> Response:
+@operation("Change group settings (only the keys sent)")
+@accepts(SettingsChange)
+@responds(200, GroupSettings, "All settings.")
+def put_group_settings(body: SettingsChange) -> Response:
     from companion.store.group_settings import update_settings
 
-    return jsonify(update_settings(runtime().log, json_object()))
+    return jsonify(update_settings(runtime().log, body.changes()))
 
 
 # -- exports -----------------------------------------------------------------------------------
 
 @bp.get("/export/<name>.csv")
+@operation("Every game as CSV, one file per table", params=EXPORT_TABLE)
+@responds(200, None, "CSV", content_type="text/csv")
 def export_csv(name: str) -> Response:
     from companion.store.export_all import TABLES, table_csv
 
@@ -123,6 +158,8 @@ def export_csv(name: str) -> Response:
 
 
 @bp.get("/export/all.json")
+@operation("Every game as one JSON document (the four tables and the roster)")
+@responds(200, _OBJECT, "The export.")
 def export_json() -> Response:
     from companion.store.export_all import all_json
 
@@ -132,6 +169,8 @@ def export_json() -> Response:
 
 
 @bp.get("/games/<int:game_id>/bgstats")
+@operation("BG Stats createPlay link of a game (BoardGameGeek id from the settings, never guessed)")
+@responds(200, BgStats, "The link and its data.")
 def bgstats(game_id: int) -> Response:
     """BG Stats' createPlay link of a game (the BoardGameGeek id only when the setting has one)."""
     from companion.store.export_all import bgstats_play, bgstats_url

@@ -8,9 +8,9 @@ from typing import Any
 
 from flask import Blueprint, Response, jsonify
 
-from companion.web.api.errors import MalformedRequestError
-from companion.web.api.parsing import json_object
 from companion.web.api.runtime import runtime
+from companion.web.api.shapes import Press, Pressed, TowerStatus
+from companion.web.api.spec import accepts, operation, responds
 
 log = logging.getLogger("companion.web")
 
@@ -25,17 +25,24 @@ def tower_body() -> dict:
 
 
 @bp.get("/tower")
+@operation("Tower status (camera, buttons, messages for the screen)")
+@responds(200, TowerStatus, "Status.")
 def status() -> Response:
     return jsonify(tower_body())
 
 
 @bp.post("/tower/press")
-def press() -> tuple[Response, int]:
+@operation(
+    "Press a tower button on screen (same path as the GPIO button)",
+    description="A count runs in the background; its result arrives as a `reading` event, or "
+    "a `tower` event with a `message` saying why there is none.",
+)
+@accepts(Press)
+@responds(202, Pressed, "Pressed.")
+def press(body: Press) -> tuple[Response, int]:
     """Press a tower button. A count runs in the background; its reading (or the reason there
     is none) reaches every device as a live event, so the answer is 202 Accepted at once."""
-    button = json_object().get("button")
-    if button not in BUTTONS:
-        raise MalformedRequestError('"button" must be "count" or "cancel".')
+    button = body.button
     tower = runtime().tower
     # On mock pins a press holds the pin past the debounce time (tens of ms): do it beside
     # the request so the screen answers at once; the outcome travels as a live event anyway.

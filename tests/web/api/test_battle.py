@@ -150,7 +150,7 @@ def test_preview_of_an_impossible_reading_says_why(client):
         ({"counts": [1]}, "MalformedRequestError"),
         ({"counts": {"red": -1}}, "MalformedRequestError"),
         ({"counts": {"red": 1.5}}, "MalformedRequestError"),
-        ({"counts": {"pink": 1}}, "InvalidBattleError"),
+        ({"counts": {"pink": 1}}, "MalformedRequestError"),
     ],
 )
 def test_bad_preview_input_is_400(client, payload, kind):
