@@ -36,6 +36,7 @@ class CountOutcome:
     frames_to_settle: int
     after_settle_ms: float = 0.0  # from "settled" to this outcome: fresh frame + count + drawing
     taken_at: float = field(default_factory=time.time)  # wall-clock seconds, for the reading
+    empty: np.ndarray | None = None  # the tray checked empty before the throw (light reference)
 
     @property
     def counts(self) -> dict[str, int]:
@@ -60,6 +61,10 @@ class CountOutcome:
     @property
     def annotated_jpeg(self) -> bytes:
         return _jpeg(self.annotated)
+
+    @property
+    def empty_jpeg(self) -> bytes | None:
+        return None if self.empty is None else _jpeg(self.empty)
 
 
 def _jpeg(image: np.ndarray) -> bytes:

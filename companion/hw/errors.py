@@ -104,3 +104,14 @@ class ColoursNotCalibratedError(NotCalibratedError):
             "enter the counts by hand, or calibrate the camera with one cube of each colour in "
             "play (tower page, or 'companion tower calibrate')."
         )
+
+
+class TrayNotEmptyError(HardwareError):
+    """Cubes lie in the tray before a throw: the count waits until the tray is cleared."""
+
+    def __init__(self, counts: dict[str, int]) -> None:
+        order = ("red", "blue", "yellow", "purple", "black", "green")
+        self.counts = {c: int(counts[c]) for c in sorted(counts, key=lambda c: order.index(c)
+                                                          if c in order else len(order)) if counts[c]}
+        what = ", ".join(f"{n} {c}" for c, n in self.counts.items())
+        super().__init__(f"{what} — clear the tray, then press count again.")

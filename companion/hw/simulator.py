@@ -80,6 +80,7 @@ class TowerSimulator:
         self._rng = random.Random(seed)
         self._interior = validate_cubes(interior or {}, "tower interior")
         self._tray: dict[str, int] = {}
+        self._left: dict[str, int] = {}  # put in by hand and forgotten: see place()
         self.throws = 0  # number of throws so far; the synthetic camera's layout seed uses it
         self.frames_until_settled = 0
         self.last_fallen: dict[str, int] = {}
@@ -129,10 +130,25 @@ class TowerSimulator:
         return fallen
 
     def empty_tray(self) -> dict[str, int]:
-        """Take every cube out of the tray (as players do before a throw); return them."""
-        taken, self._tray = self._tray, {}
+        """Take the cubes out of the tray (as players do before a throw); return them.
+
+        Cubes put in by :meth:`place` are forgotten there: they stay until :meth:`place` is
+        called again (a player clearing the tray by hand for real, ``place({})``).
+        """
+        taken = {c: n - self._left.get(c, 0) for c, n in self._tray.items() if n > self._left.get(c, 0)}
+        self._tray = dict(self._left)
         self.frames_until_settled = 0
         return taken
+
+    def place(self, cubes: Mapping[str, int]) -> None:
+        """The tray holds exactly ``cubes`` now, put in by hand (cubes for calibrating, or cubes
+        the players forget to take out before a throw): the routine clearing before a throw
+        (:meth:`empty_tray`) leaves them; ``place({})`` clears the tray for good. These cubes
+        come from the supply, not the tower: the tower's interior is not touched. Validated
+        before anything changes."""
+        cubes = validate_cubes(cubes, "tray")
+        self._tray, self._left = dict(cubes), dict(cubes)
+        self.frames_until_settled = 0
 
     def restore(self, interior: Mapping[str, int], tray: Mapping[str, int]) -> None:
         """Put the tower back in a known state (the game's accounts after a restart).
@@ -141,7 +157,7 @@ class TowerSimulator:
         """
         new_interior = validate_cubes(interior, "tower interior")
         new_tray = validate_cubes(tray, "tray")
-        self._interior, self._tray = new_interior, new_tray
+        self._interior, self._tray, self._left = new_interior, new_tray, {}
         self.frames_until_settled = 0
 
     def advance_frame(self) -> None:

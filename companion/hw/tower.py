@@ -22,6 +22,7 @@ not take — stops the companion: each becomes a sentence in :meth:`Tower.status
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import threading
 import time
@@ -41,6 +42,7 @@ from companion.hw.errors import (
     HardwareError,
     ColoursNotCalibratedError,
     NotCalibratedError,
+    TrayNotEmptyError,
     UnknownButtonError,
 )
 from companion.hw.settings import hardware_settings
@@ -65,6 +67,7 @@ class Tower:
         clock: Callable[[], float] = time.monotonic,
         session_factory: Callable[..., CountSession] = CountSession,
         notes: Sequence[str] = (),
+        tray_counter: Callable[[Any, Any], Any] | None = None,
     ) -> None:
         self.notes = list(notes)  # start-up findings for the screen (broken stack, calibration)
         self.simulator = simulator
@@ -74,8 +77,14 @@ class Tower:
         self._open_controls = open_controls
         self._clock = clock
         self._session_factory = session_factory
+        self._tray_counter = tray_counter  # counts the tray before a throw; default count_cubes
         self._lock = threading.RLock()
         self._count_lock = threading.Lock()
+        # Held for each capture: a count holds it from start to end; a preview or snapshot
+        # only when free (it never waits), so a count waits at most for one capture.
+        self._camera_lock = threading.Lock()
+        self._preview: tuple[float, Any] | None = None  # (when, frame) of the last preview
+        self._tray_left: dict[str, int] = {}  # what the last empty-tray check found
         self._camera: Camera | None = None
         self._camera_name: str | None = None
         self._camera_error: str | None = None
@@ -136,6 +145,11 @@ class Tower:
             # A calibration made on the renderer's tray (with fewer colours, say), to try the
             # flows a real tower's calibration leads to.
             tower.calibration = _calibration_file(hw.sim_calibration_path, tower.notes)
+        elif tower.simulated and hw.calibration_path is not None and \
+                (hw.calibration_path.parent / "calibrations" / "active.json").is_file():
+            # Calibrated on the set-up page (companion.hw.calibration_store): the simulated
+            # tower counts with what the players made, like a real one.
+            tower.calibration = _calibration_file(hw.calibration_path, tower.notes)
         elif tower.simulated:  # the renderer's tray has its own, matching calibration
             from companion.vision.synthetic import synthetic_calibration
 
@@ -230,6 +244,68 @@ class Tower:
         """Photograph the tray now, while it is empty; the next count uses it to correct light."""
         self._empty = self._capture_alone()
 
+    def check_empty_tray(self) -> Any:
+        """Photograph and count the tray before a throw (a real tower's first press).
+
+        Empty: the photo becomes the next count's empty-tray reference (light correction, and
+        stored with the reading) and is returned. Not empty: :class:`TrayNotEmptyError` with
+        what lies there (also in :meth:`status` ``tray_left``), and the count waits.
+        """
+        if self.calibration is None:
+            raise NotCalibratedError()
+        if self.simulator is not None:
+            self.simulator.empty_tray()  # the players clear the tray (forgotten cubes stay)
+        photo = self._capture_alone()
+        self._accept_empty(photo)
+        return photo
+
+    def require_camera(self) -> None:
+        """Raise :class:`CameraUnavailableError` (with its reason) unless a camera is open."""
+        self._require_camera()
+
+    @property
+    def empty_tray_ready(self) -> bool:
+        """True when an empty-tray photo waits for the next count."""
+        return self._empty is not None
+
+    def forget_empty_tray(self) -> None:
+        """Drop the empty-tray photo (its battle was resolved by hand): check again next time."""
+        self._empty = None
+        self._update_led()
+
+    def set_calibration(self, calibration: Any) -> None:
+        """Count with ``calibration`` from now on (the set-up page saved or restored one)."""
+        self.calibration = calibration
+        self._empty = None  # taken for the old calibration's check
+        self._update_led()
+
+    def camera_settings(self) -> dict[str, Any]:
+        """The open camera's fixed settings, to keep with a calibration ({} without any)."""
+        camera = self._camera
+        try:
+            return dict(camera.settings()) if camera is not None else {}
+        except HardwareError:
+            return {}
+
+    def preview(self, max_age: float = 0.15) -> Any:
+        """A recent frame for the set-up page's live picture; never waits and never delays a
+        count: while a count (or another capture) holds the camera, the last frame is given
+        again. Frames younger than ``max_age`` seconds are shared by every watching page, so
+        more pages do not mean more captures. Raises :class:`CountInProgressError` when a count
+        runs and no frame was taken yet."""
+        last = self._preview
+        now = self._clock()
+        if last is not None and now - last[0] < max_age:
+            return last[1]
+        try:
+            frame = self._capture_alone()
+        except CountInProgressError:
+            if last is None:
+                raise
+            return last[1]
+        self._preview = (self._clock(), frame)
+        return frame
+
     def snapshot(self) -> Any:
         """One fresh BGR frame of the tray now (the tower page's camera check); no counting.
 
@@ -271,32 +347,54 @@ class Tower:
             camera = self._require_camera()
             if self.calibration is None:
                 raise NotCalibratedError()
-            try:
-                if throw is not None and self.simulator is not None:
-                    self.simulator.empty_tray()  # the players took every cube out of the tray
-                    self._empty = camera.capture()
-                    self.simulator.throw(throw)
-                session = self._session_factory(camera, self.calibration, empty=self._empty)
-                self._session = session
-                self._attention = False
-                self._update_led()
-                outcome = session.run(timeout=timeout)
-            except CameraUnavailableError as exc:
-                self._camera_failed(exc)
-                raise
-            except (CountTimeoutError, CountCancelledError):
-                self._attention = True
-                raise
+            with self._camera_lock:  # waits for at most one preview capture
+                try:
+                    if throw is not None and self.simulator is not None:
+                        # The players clear the tray (forgotten cubes stay); it is checked
+                        # before the cubes go in, and its photo is the empty-tray reference.
+                        self.simulator.empty_tray()
+                        self._accept_empty(camera.capture())
+                        self.simulator.throw(throw)
+                    empty = self._empty
+                    session = self._session_factory(camera, self.calibration, empty=empty)
+                    self._session = session
+                    self._attention = False
+                    self._update_led()
+                    outcome = session.run(timeout=timeout)
+                except CameraUnavailableError as exc:
+                    self._camera_failed(exc)
+                    raise
+                except (CountTimeoutError, CountCancelledError):
+                    self._attention = True
+                    raise
             self._empty = None  # the tray is no longer empty
+            if empty is not None and hasattr(outcome, "empty"):
+                outcome = dataclasses.replace(outcome, empty=empty)
             return outcome
         finally:
             self._session = None
             self._count_lock.release()
             self._update_led()
 
+    def _accept_empty(self, photo: Any) -> None:
+        """Count ``photo`` of the tray before a throw: empty → the empty-tray reference; else
+        :class:`TrayNotEmptyError` naming what lies there."""
+        counter = self._tray_counter
+        if counter is None:
+            from companion.vision.counting import count_cubes as counter
+        counts = {c: int(n) for c, n in dict(counter(photo, self.calibration).counts).items() if n}
+        self._tray_left = counts
+        if counts:
+            self._empty = None
+            self._attention = True
+            self._update_led()
+            raise TrayNotEmptyError(counts)
+        self._empty = photo
+        self._update_led()
+
     def _capture_alone(self) -> Any:
         """One frame outside a count; a count owns the camera while it runs."""
-        if not self._count_lock.acquire(blocking=False):
+        if self._count_lock.locked() or not self._camera_lock.acquire(blocking=False):
             raise CountInProgressError()
         try:
             camera = self._require_camera()
@@ -306,7 +404,7 @@ class Tower:
                 self._camera_failed(exc)
                 raise
         finally:
-            self._count_lock.release()
+            self._camera_lock.release()
 
     def _button_pressed(self, button: str) -> None:
         if button == "cancel":
@@ -424,6 +522,8 @@ class Tower:
             "calibrated": self.calibration is not None,
             "calibrated_colors": list(self.calibrated_colors),
             "counting": self._session is not None,
+            "empty_tray_ready": self._empty is not None,
+            "tray_left": dict(self._tray_left),
             "led": self._led_state(),
             "messages": messages,
         }

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import queue
 import threading
+from types import SimpleNamespace
 
 import pytest
 
@@ -57,10 +58,15 @@ def devices(clock, mock_factory):
     return Devices(clock)
 
 
-def make_tower(devices, calibration="cal", simulator=None):
+def empty_tray_counter(image, calibration):
+    """The empty-tray check's count: nothing lies in the tray."""
+    return SimpleNamespace(counts={})
+
+
+def make_tower(devices, calibration="cal", simulator=None, tray_counter=empty_tray_counter):
     return Tower(open_camera=devices.open_camera, open_controls=devices.open_controls,
                  simulator=simulator, calibration=calibration, retry_interval=5.0,
-                 clock=devices.clock, session_factory=devices.sessions)
+                 clock=devices.clock, session_factory=devices.sessions, tray_counter=tray_counter)
 
 
 def test_healthy_tower_counts_and_shows_ready(devices, mock_factory):

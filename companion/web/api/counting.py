@@ -20,7 +20,7 @@ from typing import Any
 from companion.errors import CompanionError
 from companion.game.colors import GREEN
 from companion.hw.errors import CountCancelledError, CountInProgressError, CountTimeoutError
-from companion.web.api.errors import NoPendingBattleError
+from companion.web.api.errors import ApiError, NoPendingBattleError
 
 log = logging.getLogger("companion.web")
 
@@ -35,6 +35,16 @@ def throw_for(state: Any) -> dict[str, int] | None:
     if state.phase == "seeding":
         return {**{color: SEED_PER_PLAYER for color in state.colors}, GREEN: SEED_GREEN}
     return None
+
+
+class TrayNotCheckedError(ApiError, ValueError):
+    """A real tower counts a throw only after the tray was checked empty for that battle."""
+
+    status = 409
+
+    def __init__(self) -> None:
+        super().__init__("First check that the tray is empty: take every cube out and press "
+                         "count (or Check the tray); then throw and press count again.")
 
 
 class BattleCounter:
@@ -62,6 +72,39 @@ class BattleCounter:
         # (game, version) whose cubes went into the tower already, also when the count after
         # the throw timed out or was cancelled: from then on only the tray is counted again.
         self._thrown: set[tuple[int, int]] = set()
+        # (game, version) whose tray was checked empty before the throw (a real tower's first
+        # press); the simulated tower checks it itself right before it throws.
+        self._checked: set[tuple[int, int]] = set()
+
+    def check_tray(self, game_id: int) -> dict[str, Any]:
+        """The empty-tray step before ``game_id``'s pending throw: photograph and count the
+        tray. Empty: its photo is the battle's empty-tray reference (the count uses it and the
+        reading keeps it). Raises the tower's TrayNotEmptyError naming what lies there (the
+        count waits), NoPendingBattleError, or what the camera raises. The game is unchanged."""
+        state = self.service.state(game_id)
+        if throw_for(state) is None:
+            raise NoPendingBattleError(game_id)
+        self.tower.check_colors([*state.colors, GREEN])
+        if not self._lock.acquire(blocking=False):
+            raise CountInProgressError()
+        try:
+            self._worker.submit(self.tower.check_empty_tray).result()
+            self._checked = {k for k in self._checked if k[0] != game_id} | {(game_id, state.version)}
+        finally:
+            self._lock.release()
+        self._publish_status("The tray is empty: throw the cubes, then press count.")
+        return {"empty": True, "game": game_id, "version": state.version}
+
+    def needs_tray_check(self, game_id: int) -> bool:
+        """True when a press of count for ``game_id`` must check the empty tray first: a real
+        tower, a throw not yet counted, no check for this battle waiting."""
+        if getattr(self.tower, "simulated", True):
+            return False
+        state = self.service.state(game_id)
+        key = (game_id, state.version)
+        previous = self.readings.latest(game_id)
+        counted = key in self._thrown or (previous is not None and previous["version"] == state.version)
+        return not counted and not (key in self._checked and self.tower.empty_tray_ready)
 
     def count(self, game_id: int) -> dict[str, Any]:
         """Count the tray for ``game_id``'s pending throw; returns the stored reading.
@@ -80,6 +123,9 @@ class BattleCounter:
         # Any colour of the game can fall out of the tower in any battle (the interior holds
         # every player's cubes): the camera counts only when it knows them all, and green.
         self.tower.check_colors([*state.colors, GREEN])
+        if self.needs_tray_check(game_id):
+            self.tower.require_camera()  # a missing camera is the news, not the missing check
+            raise TrayNotCheckedError()
         if not self._lock.acquire(blocking=False):
             raise CountInProgressError()
         try:
@@ -145,6 +191,9 @@ class BattleCounter:
 
     def _count_quietly(self, game_id: int) -> None:
         try:
+            if self.needs_tray_check(game_id):  # a real tower: the first press checks the tray
+                self.check_tray(game_id)
+                return
             self.count(game_id)
         except CompanionError as exc:
             self._publish_status(str(exc))

@@ -3,7 +3,7 @@
 A reading is *not* a game event: it is what the camera saw, waiting for the players to confirm
 or correct it. Only the ``resolve_battle`` command with the confirmed counts changes the game.
 
-Layout: ``DATA_DIR/readings/<rid>/{reading.json, photo.jpg, annotated.jpg}`` where
+Layout: ``DATA_DIR/readings/<rid>/{reading.json, photo.jpg, annotated.jpg[, empty.jpg]}`` where
 ``rid = "<game>-<version>-<8 hex>"``. Each file is written to a temporary name, flushed to disk
 and renamed, so a power cut never leaves half a reading behind; ``reading.json`` is written last,
 so a reading without it never counts as taken.
@@ -24,7 +24,7 @@ from typing import Any
 from companion.web.api.errors import NotFoundError
 
 _RID = re.compile(r"^(\d+)-(\d+)-[0-9a-f]{8}$")
-IMAGES = {"photo": "photo.jpg", "annotated": "annotated.jpg"}
+IMAGES = {"photo": "photo.jpg", "annotated": "annotated.jpg", "empty": "empty.jpg"}
 
 
 def atomic_write(path: Path, data: bytes) -> None:
@@ -99,6 +99,10 @@ class ReadingStore:
         folder.mkdir(parents=True, exist_ok=False)
         atomic_write(folder / IMAGES["photo"], bytes(outcome.image_jpeg))
         atomic_write(folder / IMAGES["annotated"], bytes(outcome.annotated_jpeg))
+        # The tray checked empty before the throw (the light reference), when there was one.
+        empty = getattr(outcome, "empty_jpeg", None)
+        if isinstance(empty, (bytes, bytearray)):
+            atomic_write(folder / IMAGES["empty"], bytes(empty))
         reading = {
             "id": rid,
             "game": game,
@@ -112,6 +116,8 @@ class ReadingStore:
             "annotated_url": f"/api/readings/{rid}/annotated.jpg",
             "taken_at": datetime.now(UTC).isoformat(timespec="milliseconds"),
         }
+        if isinstance(empty, (bytes, bytearray)):
+            reading["empty_url"] = f"/api/readings/{rid}/empty.jpg"
         # Whatever else the vision reports (per-colour confidence, doubtful blobs, …) passes
         # through unchanged, so a new field reaches the UI without a change here.
         for key, value in _vision_extras(outcome).items():
