@@ -15,5 +15,8 @@ def register_api(app: Flask) -> None:
     from companion.web.api import battle, board, events, games, meta, people, stats, tower
     from companion.web.api import camera_setup
 
+    from companion.web.api.spec import install
+
+    install(app)  # bounded ids and Allow on 405, before any route exists
     for module in (meta, games, battle, tower, board, stats, people, events, camera_setup):
         app.register_blueprint(module.bp)
