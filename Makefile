@@ -14,6 +14,10 @@ STAMP  := $(VENV)/.installed-stamp
 PLAN   := $(PYTHON) scripts/install_plan.py
 EXTRAS := $(shell $(PLAN) extras test)
 export OS_RELEASE_FILE COMPANION_INSTALL RPI_ISSUE_FILE DEVICE_MODEL_FILE
+# A quiet first run: pip says only errors (make PIP_FLAGS= shows everything) and does not ask
+# for a newer pip.
+PIP_FLAGS ?= --quiet --quiet
+export PIP_DISABLE_PIP_VERSION_CHECK = 1
 
 .PHONY: run test bench browser clean help
 
@@ -25,15 +29,17 @@ help:
 
 $(STAMP): pyproject.toml scripts/install_plan.py companion/hw/osinfo.py
 	@$(PLAN) check
-	$(PYTHON) -m venv --system-site-packages $(VENV)
-	$(PY) -m pip install --quiet --upgrade pip
+	@echo "Installing the companion into $(VENV) (first run or pyproject.toml changed; a few minutes)..."
+	@$(PYTHON) -m venv --system-site-packages $(VENV)
+	@$(PY) -m pip install $(PIP_FLAGS) --upgrade pip
 	@$(PLAN) purge $(VENV)
 	@$(PLAN) constraints > $(VENV)/constraints.txt
-	$(PY) -m pip install --quiet --constraint $(VENV)/constraints.txt -e '.[$(EXTRAS)]'
+	@$(PY) -m pip install $(PIP_FLAGS) --constraint $(VENV)/constraints.txt -e '.[$(EXTRAS)]'
+	@echo "Installed."
 	@touch $@
 
 run: $(STAMP)
-	$(PY) -m companion serve
+	@$(PY) -m companion serve
 
 browser:
 	@scripts/ensure-chromium
