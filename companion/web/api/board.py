@@ -15,7 +15,7 @@ import threading
 from itertools import zip_longest
 from typing import Annotated, Any
 
-from flask import Blueprint, Response, jsonify, request
+from flask import Blueprint, Response, jsonify
 from pydantic import ConfigDict, Field
 
 from companion.web.api.errors import MalformedRequestError
@@ -29,7 +29,7 @@ bp = Blueprint("api_board", __name__, url_prefix="/api")
 _lock = threading.Lock()  # one writer at a time; readers never see a half-written file
 _cache: dict[str, Any] = {}
 TOML = "application/toml"
-MAX_FILE_BYTES = 256 * 1024  # a board file is a few kB
+MAX_FILE_CHARS = 256 * 1024  # a board file is a few kB
 
 
 def current_board(rt: Runtime) -> Any:
@@ -104,6 +104,13 @@ class Gaps(Answer):
 
 
 _Tribes = Annotated[str | None, Field(max_length=400, pattern=r"^[a-z0-9_,-]*$")]
+
+
+class BoardFile(Request):
+    text: Annotated[str, Field(max_length=MAX_FILE_CHARS), Named("the board file"),
+                    Says(f"the text of a board file of at most {MAX_FILE_CHARS // 1024} kB")]
+    filename: Annotated[str | None, Field(max_length=120), Named("the file name"),
+                        Says("a text of at most 120 characters")] = None
 
 
 class NeedsQuery(Request):
@@ -188,25 +195,19 @@ def export_board() -> Response:
 
 
 @bp.post("/board/import")
-@operation("Replace the board data by an uploaded board file (TOML, the body as text). Refused "
+@operation("Replace the board data by a shared board file (its TOML text in a JSON body). Refused "
            "with 400, naming the item, when it is not valid, names a region, area or tribe this "
            "board does not have, or a neighbour link is one-sided; nothing changes then",
-           errors=(400, 413))
+           errors=(400,))
+@accepts(BoardFile)
 @responds(200, BoardShape, "The board as saved.")
-def import_board() -> Response:
+def import_board(body: BoardFile) -> Response:
     from companion.game.board_file import import_board as parse_import
 
-    raw = request.get_data(cache=False)
-    if len(raw) > MAX_FILE_BYTES:
-        raise MalformedRequestError(f"A board file is a few kB; this one has {len(raw) // 1024} kB.")
-    if not raw.strip():
+    if not body.text.strip():
         raise MalformedRequestError("The board file is empty.")
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError:
-        raise MalformedRequestError("The board file is not UTF-8 text.") from None
     rt = runtime()
-    board = parse_import(text, current_board(rt), "the board file")
+    board = parse_import(body.text, current_board(rt), body.filename or "the board file")
     return jsonify(_save(rt, board).to_dict())
 
 

@@ -24,7 +24,7 @@ def _export(client) -> str:
 
 
 def _import(client, text: str):
-    return client.post("/api/board/import", data=text.encode(), content_type=TOML)
+    return client.post("/api/board/import", json={"text": text, "filename": "shared.toml"})
 
 
 def _with_name(board: dict, region_id: str, name: str) -> dict:
@@ -137,13 +137,13 @@ def test_the_same_bad_data_from_the_set_up_page_is_refused_too(client, data_dir,
 
 
 @pytest.mark.parametrize("body, words", [
-    (b"", "empty"),
-    (b"\xff\xfe not text", "UTF-8"),
-    (b'format = 1\nareas = [\n', "not valid TOML"),
-    (b"x" * (300 * 1024), "few kB"),
+    ({"text": " "}, "empty"),
+    ({"text": 'format = 1\nareas = [\n  { id = "a" \n'}, "shared.toml, line 3: The file is not valid TOML"),
+    ({"text": "x" * (300 * 1024)}, "at most 256 kB"),
+    ({"toml": "format = 1"}, "toml"),
 ])
 def test_an_unreadable_file_is_refused(client, data_dir, body, words):
-    error = error_of(client.post("/api/board/import", data=body, content_type=TOML), 400)
+    error = error_of(client.post("/api/board/import", json={"filename": "shared.toml", **body}), 400)
     assert words in error["message"]
     assert not (data_dir / "board.toml").exists()
 

@@ -1,6 +1,6 @@
 // Board data as the UI needs it, whatever container shapes Board.to_dict() uses
 // (lists of objects with "id", or dicts keyed by id). One place to adapt if the shape moves.
-import { t } from "./i18n.js";
+import { t, LANG } from "./i18n.js";
 
 export const COLOURS = ["red", "blue", "yellow", "purple", "black"];
 export const REALMS = ["dark", "light"]; // order on the physical board: dark left, light right
@@ -12,6 +12,28 @@ export function asList(container) {
   return Object.entries(container).map(([id, x]) => (typeof x === "object" && x ? { id, ...x } : { id, name: String(x) }));
 }
 
+/** What a region, area or tribe is called on screen: its German name on German pages when
+ *  entered, its English name, else "Region 12 (no name yet)" — never its id. `kind`: region,
+ *  area, tribe_light or tribe_dark; `n`: its number (1-based, tribes counted per realm). */
+export function itemLabel(kind, item, n) {
+  return (LANG === "de" && item?.name_de) || item?.name || t(`unnamed_${kind}`, { n });
+}
+
+/** The board's lists with `name` replaced by the on-screen label (see itemLabel). */
+export function labelled(board) {
+  const seen = { light: 0, dark: 0 };
+  return {
+    ...board,
+    areas: asList(board?.areas).map((a, i) => ({ ...a, name: itemLabel("area", a, i + 1) })),
+    regions: asList(board?.regions).map((r, i) => ({ ...r, name: itemLabel("region", r, i + 1) })),
+    tribes: asList(board?.tribes).map((x) => {
+      const realm = x.realm === "dark" ? "dark" : "light";
+      seen[realm] += 1;
+      return { ...x, name: itemLabel(`tribe_${realm}`, x, seen[realm]) };
+    }),
+  };
+}
+
 export function displayName(item) {
   if (!item) return "?";
   return item.name || item.id;
@@ -19,7 +41,7 @@ export function displayName(item) {
 
 /** Normalised board: {areas: [{id, name, regions: [region…]}], regions: Map, tribes: {light, dark}}. */
 export function normaliseBoard(raw) {
-  const board = raw || {};
+  const board = labelled(raw || {});
   const regions = asList(board.regions);
   const byId = new Map(regions.map((r) => [r.id, r]));
   let areas = asList(board.areas).map((a) => ({ ...a, regionIds: a.regions ? asList(a.regions).map((r) => r.id) : [] }));
@@ -36,7 +58,7 @@ export function normaliseBoard(raw) {
   if (orphans.length) areas.push({ id: "?", name: t("area_unknown"), regionIds: orphans.map((r) => r.id), regions: orphans });
   const tribes = asList(board.tribes);
   return {
-    raw: board,
+    raw: raw || {},
     areas,
     regions: byId,
     regionList: regions,

@@ -1,6 +1,11 @@
 // New-game wizard: players (name, colour, light and dark tribe) in seat order, first player, rounds.
+// Defaults keep a set-up short: the player count is one tap, every seat starts with its own
+// colour and its own light and dark tribe (tap to change), rounds follow the count. Before the
+// submit, the page says which board data the chosen tribes still lack and links to where to
+// enter it (GET /api/board/needs), so nothing is found out by a rejection.
 import { api } from "./api.js";
 import { COLOURS, defaultRounds, normaliseBoard, displayName } from "./board.js";
+import { gapList } from "./board_gaps.js";
 import { el, clear, showError } from "./dom.js";
 import { t, colourName } from "./i18n.js";
 import { loadRoster, rosterField, linkPeople } from "./roster_picker.js";
@@ -15,10 +20,44 @@ function freeColour() {
   return COLOURS.find((c) => !seats.some((s) => s.color === c)) || COLOURS[0];
 }
 
+/** The first tribe of `realm` no other seat has (a sensible default; the players may change it). */
+function freeTribe(realm) {
+  const taken = new Set(seats.map((s) => s[`${realm}_tribe`]));
+  return board.tribes[realm].find((x) => !taken.has(x.id))?.id || "";
+}
+
+function newSeat() {
+  return { name: "", color: freeColour(), light_tribe: freeTribe("light"), dark_tribe: freeTribe("dark") };
+}
+
 function addSeat() {
   if (seats.length >= 5) return;
-  seats.push({ name: "", color: freeColour(), light_tribe: "", dark_tribe: "" });
+  seats.push(newSeat());
   render();
+}
+
+function setCount(n) {
+  while (seats.length < n) seats.push(newSeat());
+  seats.splice(n);
+  render();
+}
+
+// -- what the chosen tribes still lack -----------------------------------------------------------
+
+let needsAsked = "";
+
+async function renderNeeds() {
+  const light = seats.map((s) => s.light_tribe).filter(Boolean).join(",");
+  const dark = seats.map((s) => s.dark_tribe).filter(Boolean).join(",");
+  const ask = `light=${encodeURIComponent(light)}&dark=${encodeURIComponent(dark)}`;
+  if (ask === needsAsked) return;
+  needsAsked = ask;
+  let answer;
+  try { answer = await api(`/api/board/needs?${ask}`); } catch { return; }
+  if (ask !== needsAsked) return; // a newer choice is on its way
+  const node = $("wizard-needs");
+  node.hidden = !answer.gaps.length;
+  clear(node, el("h2", {}, t("needs_title")), el("p", { class: "hint" }, t("needs_hint")), gapList(answer.gaps, board));
 }
 
 function tribeSelect(realm, seat, index) {
@@ -26,7 +65,7 @@ function tribeSelect(realm, seat, index) {
   return el("label", { class: "field" }, t(realm === "light" ? "light_tribe" : "dark_tribe"),
     el("select", {
       name: `${realm}_tribe_${index}`, "data-field": `${realm}_tribe`,
-      onchange: (e) => { seat[`${realm}_tribe`] = e.target.value; },
+      onchange: (e) => { seat[`${realm}_tribe`] = e.target.value; renderNeeds(); },
     },
     el("option", { value: "" }, t("choose")),
     options.map((x) => el("option", { value: x.id, selected: seat[`${realm}_tribe`] === x.id }, displayName(x)))));
@@ -38,6 +77,9 @@ function render() {
       rosterField(seat, i, render),
       el("label", { class: "field" }, t("player_name"),
         el("input", { name: `name_${i}`, "data-field": "name", value: seat.name, maxlength: 30, autocomplete: "off",
+          enterkeyhint: i < seats.length - 1 ? "next" : "done",
+          // Enter goes on to the next name (the keyboard's "next" key): no tap on the next field.
+          onkeydown: (e) => { if (e.key === "Enter") { e.preventDefault(); document.querySelector(`[name=name_${i + 1}]`)?.focus(); } },
           oninput: (e) => { seat.name = e.target.value; renderFirst(); } })),
       tribeSelect("light", seat, i),
       tribeSelect("dark", seat, i)),
@@ -52,6 +94,10 @@ function render() {
       el("button", { type: "button", class: "btn", disabled: i === seats.length - 1, "aria-label": t("seat_down"), onclick: () => move(i, 1) }, "↓ " + t("seat_down")),
       el("button", { type: "button", class: "btn danger", disabled: seats.length <= 3, onclick: () => { seats.splice(i, 1); render(); } }, t("remove"))))));
   $("add-player").disabled = seats.length >= 5;
+  for (const b of document.querySelectorAll(".player-count [data-count]")) {
+    b.setAttribute("aria-pressed", Number(b.dataset.count) === seats.length ? "true" : "false");
+  }
+  renderNeeds();
   if (!roundsTouched) $("rounds").value = defaultRounds(seats.length);
   $("rounds-hint").textContent = t("rounds_hint", { n: defaultRounds(seats.length) });
   renderFirst();
@@ -110,8 +156,11 @@ async function init() {
   try { board = normaliseBoard(await api("/api/board")); }
   catch (err) { showError($("wizard-error"), err); }
   await loadRoster();
-  for (let i = 0; i < 3; i += 1) seats.push({ name: "", color: COLOURS[i], light_tribe: "", dark_tribe: "" });
+  for (let i = 0; i < 3; i += 1) seats.push(newSeat());
   $("add-player").addEventListener("click", addSeat);
+  for (const b of document.querySelectorAll(".player-count [data-count]")) {
+    b.addEventListener("click", () => setCount(Number(b.dataset.count)));
+  }
   $("rounds").addEventListener("input", () => { roundsTouched = true; });
   $("wizard").addEventListener("submit", submit);
   render();
