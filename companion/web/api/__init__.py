@@ -18,5 +18,7 @@ def register_api(app: Flask) -> None:
     from companion.web.api.spec import install
 
     install(app)  # bounded ids and Allow on 405, before any route exists
-    for module in (meta, games, battle, tower, board, stats, people, events, camera_setup):
+    from companion.web.api import nights
+
+    for module in (meta, games, battle, tower, board, stats, people, events, camera_setup, nights):
         app.register_blueprint(module.bp)

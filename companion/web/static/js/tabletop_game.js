@@ -11,6 +11,8 @@ import { BASE, fromLocalInput, gameTitle, nameOf, resultLine, scoreChips, toLoca
 const $ = (id) => document.getElementById(id);
 const id = Number(document.body.dataset.ttGame);
 let game = null;
+// The foil form survives a redraw (a tie is re-rolled with the same powers); rolls start empty.
+const draft = { actor: {}, foiler: {}, actorKey: null, foilerKey: null };
 
 async function send(event) {
   showError($("tt-error"), null);
@@ -57,7 +59,8 @@ function amrtaka() {
 function sideFields(side, who) {
   const field = (key, label) => el("label", { class: "field tt-num" }, label,
     el("input", { type: "number", inputmode: "numeric", min: key === "roll" ? 1 : 0, max: key === "roll" ? 20 : 999,
-      "data-side": side, "data-field": key, placeholder: key === "roll" ? t("tt_app_rolls") : "0" }));
+      "data-side": side, "data-field": key, placeholder: key === "roll" ? t("tt_app_rolls") : "0",
+      value: key === "roll" ? "" : draft[side][key] ?? "" }));
   return el("fieldset", { class: "panel", "data-side": side }, el("legend", {}, who),
     field("immortal", t("tt_immortal_power")), field("resources", t("tt_resources")),
     field("powers", t("tt_power_cards")), field("roll", t("tt_d20")));
@@ -92,12 +95,14 @@ function wrath() {
     el("section", { class: "panel", id: "tt-foil" }, el("h2", {}, t("tt_foil")),
       el("p", { class: "muted" }, t("tt_foil_help")),
       el("div", { class: "row" },
-        el("label", { class: "field" }, t("tt_foil_actor"), el("select", { id: "tt-actor" }, options(game.players[0].key))),
-        el("label", { class: "field" }, t("tt_foil_foiler"), el("select", { id: "tt-foiler" }, options(game.players[1].key)))),
+        el("label", { class: "field" }, t("tt_foil_actor"), el("select", { id: "tt-actor" }, options(draft.actorKey ?? game.players[0].key))),
+        el("label", { class: "field" }, t("tt_foil_foiler"), el("select", { id: "tt-foiler" }, options(draft.foilerKey ?? game.players[1].key)))),
       el("div", { class: "tt-sides" }, sideFields("actor", t("tt_foil_actor")), sideFields("foiler", t("tt_foil_foiler"))),
-      el("button", { type: "button", class: "btn primary", id: "tt-foil-go", disabled: over, onclick: () => send({
-        type: "foil", actor: $("tt-actor").value, foiler: $("tt-foiler").value,
-        actor_side: readSide("actor"), foiler_side: readSide("foiler") }) }, t("tt_foil_go")),
+      el("button", { type: "button", class: "btn primary", id: "tt-foil-go", disabled: over, onclick: () => {
+        Object.assign(draft, { actor: readSide("actor"), foiler: readSide("foiler"),
+          actorKey: $("tt-actor").value, foilerKey: $("tt-foiler").value });
+        send({ type: "foil", actor: draft.actorKey, foiler: draft.foilerKey, actor_side: draft.actor, foiler_side: draft.foiler });
+      } }, t("tt_foil_go")),
       last ? el("p", { id: "tt-foil-result", class: "tt-result", "data-outcome": last.outcome, role: "status" },
         t(`tt_foil_${last.outcome}`, { actor: nameOf(game, last.actor), foiler: nameOf(game, last.foiler),
           a: last.actor_total, f: last.foiler_total })) : null));

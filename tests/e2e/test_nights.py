@@ -1,0 +1,131 @@
+"""The game night in Chromium against the real server: one game of each kind logged on a phone
+(390 px wide, nothing wider than the screen), the live trackers played to their end, the
+German page, and the games in the statistics page's "Game nights" section."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+pytestmark = pytest.mark.e2e
+PHONE = {"width": 390, "height": 844}
+TABLET = {"width": 1024, "height": 768}
+
+
+def _no_horizontal_overflow(page) -> None:  # noqa: ANN001
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= page.viewport_size["width"], f"the page is {width} px wide"
+
+
+def _open(browser, server, viewport=PHONE, lang="en"):  # noqa: ANN001, ANN202
+    page = browser.new_page(viewport=viewport)
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(f"{server.url}/night?lang={lang}")
+    expect(page.locator("body[data-night-ready='yes']")).to_have_count(1)
+    return page, errors
+
+
+def _players(page, *names: str) -> None:  # noqa: ANN001
+    while page.locator(".tt-player").count() < len(names):
+        page.click("#tt-add-player")
+    for i, name in enumerate(names):
+        page.locator(f".tt-player[data-player='p{i + 1}'] input[data-field='name']").fill(name)
+
+
+def test_log_a_generic_game_and_a_game_o_gami_sheet_on_a_phone(server, browser, artifacts) -> None:
+    page, errors = _open(browser, server)
+    page.click("#tt-picker [data-game='generic']")
+    page.fill("#tt-name", "Azul")
+    _players(page, "Ani", "Ben", "Cem")
+    for key, score in (("p1", 61), ("p2", 74), ("p3", 74)):
+        page.fill(f"#tt-form input[data-field='score'][data-player='{key}']", str(score))
+    _no_horizontal_overflow(page)
+    page.click("#tt-submit")
+    card = page.locator("#night-games li", has_text="Azul")
+    expect(card.locator(".tt-result")).to_have_text("Shared win: Ben, Cem")
+
+    page.click("#tt-picker [data-game='immortal_gameogami']")
+    _players(page, "Ani", "Ben")
+    for act, tokens in ((1, (6, 4)), (2, (9, 9))):
+        for key, n in zip(("p1", "p2"), tokens):
+            page.fill(f"[data-act='{act}'] input[data-field='tokens_{act}'][data-player='{key}']", str(n))
+    page.click("#tt-submit")
+    expect(page.locator("#tt-form-error")).to_contain_text("card levels")  # the tie needs them
+    page.fill("[data-act='2'] input[data-field='levels_2'][data-player='p1']", "14")
+    page.fill("[data-act='2'] input[data-field='levels_2'][data-player='p2']", "12")
+    page.click("#tt-submit")
+    sheet = page.locator("#night-games li", has_text="Immortal (Game-O-Gami)")
+    expect(sheet.locator(".tt-result")).to_have_text("Ani won")
+    _no_horizontal_overflow(page)
+    page.screenshot(path=str(artifacts / "night-phone.png"), full_page=True)
+    assert errors == []
+    page.close()
+
+
+def test_an_amrtaka_game_tracked_live_to_60_on_a_phone(server, browser, artifacts) -> None:
+    page, errors = _open(browser, server)
+    page.click("#tt-picker [data-game='amrtaka']")
+    _players(page, "Ani", "Ben")
+    page.click("#tt-submit")
+    expect(page.locator("body[data-tt-ready='yes']")).to_have_count(1)
+    expect(page.locator("#tt-current")).to_have_text("Ani's turn")
+    page.click("#tt-end-turn")
+    expect(page.locator("#tt-turn")).to_have_text("Turn 2 of 30")
+    ben = page.locator(".tt-card[data-player='p2']")
+    for expected in ("15", "30", "45"):
+        ben.locator("[data-gain='15']").click()
+        expect(ben.locator("[data-score='p2']")).to_contain_text(expected)
+    _no_horizontal_overflow(page)
+    ben.locator("[data-gain='15']").click()
+    expect(page.locator("#tt-status")).to_have_text("Ben won")
+    expect(page.locator("#tt-end-turn")).to_be_disabled()
+    page.screenshot(path=str(artifacts / "night-amrtaka-phone.png"), full_page=True)
+    page.click("#tt-undo")  # a wrong last gain: taken back, the game goes on
+    expect(page.locator("#tt-status")).to_have_text("Still going")
+    assert errors == []
+    page.close()
+
+
+def test_a_wrath_game_with_a_foil_on_a_tablet(server, browser, artifacts) -> None:
+    page, errors = _open(browser, server, viewport=TABLET)
+    page.click("#tt-picker [data-game='wrath_of_the_immortals']")
+    _players(page, "Ani", "Ben")
+    page.click("#tt-submit")
+    expect(page.locator("body[data-tt-ready='yes']")).to_have_count(1)
+    expect(page.locator("[data-score='p1']")).to_contain_text("16")
+    page.fill("input[data-side='actor'][data-field='immortal']", "16")
+    page.fill("input[data-side='foiler'][data-field='immortal']", "10")
+    page.fill("input[data-side='actor'][data-field='roll']", "5")
+    page.fill("input[data-side='foiler'][data-field='roll']", "11")
+    page.click("#tt-foil-go")
+    expect(page.locator("#tt-foil-result")).to_have_text(re.compile(r"^A tie \(21 against 21\)"))
+    # "Reroll ties": the powers stay in the form, the rolls are entered anew
+    expect(page.locator("input[data-side='actor'][data-field='immortal']")).to_have_value("16")
+    expect(page.locator("input[data-side='actor'][data-field='roll']")).to_have_value("")
+    page.fill("input[data-side='actor'][data-field='roll']", "5")
+    page.fill("input[data-side='foiler'][data-field='roll']", "12")
+    page.click("#tt-foil-go")
+    expect(page.locator("#tt-foil-result")).to_have_text(re.compile(r"^Foiled: Ben 22 against Ani 21"))
+    ben = page.locator(".tt-card[data-player='p2']")
+    ben.locator("input.tt-gain-input").fill("0")
+    ben.locator("button", has_text="Set").click()
+    expect(page.locator("#tt-status")).to_have_text("Ani won")
+    page.screenshot(path=str(artifacts / "night-wrath-tablet.png"), full_page=True)
+    assert errors == []
+    page.close()
+
+
+def test_the_night_page_in_german_and_the_games_in_the_statistics(server, browser) -> None:
+    page, errors = _open(browser, server, lang="de")
+    expect(page.locator("h1")).to_have_text("Spieleabend")
+    expect(page.locator("#tt-picker [data-game='generic']")).to_have_text("Ein anderes Spiel")
+    page.click("#tt-picker [data-game='amrtaka']")
+    expect(page.locator("#tt-submit")).to_have_text("Spiel beginnen")
+    page.goto(f"{server.url}/stats?lang=en")
+    expect(page.locator("body[data-tabletop-ready='yes']")).to_have_count(1)
+    expect(page.locator("#tabletop-section")).to_contain_text("Azul")
+    assert errors == []
+    page.close()
