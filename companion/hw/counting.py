@@ -24,6 +24,7 @@ import numpy as np
 
 from companion.hw.camera import Camera
 from companion.hw.errors import CountCancelledError, CountTimeoutError, HardwareError
+from companion.hw.frames import check_frame, check_picture
 
 
 @dataclass(frozen=True)
@@ -87,6 +88,9 @@ class CountSession:
 
     ``detector_factory``, ``counter`` and ``annotator`` default to the vision package's
     ``SettleDetector``, ``count_cubes`` and ``annotate``; ``clock`` measures the timeout.
+    Every frame must be an image (:func:`~companion.hw.frames.check_frame`); with the real
+    counter the counted frame must also show something (not black or blank:
+    :func:`~companion.hw.frames.check_picture`) — else :class:`CameraPictureError`.
     """
 
     def __init__(
@@ -100,6 +104,7 @@ class CountSession:
         annotator: Callable[..., Any] | None = None,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
+        self._check_counted = check_picture if counter is None else check_frame
         if detector_factory is None or counter is None or annotator is None:
             default_detector, default_counter, default_annotator = _vision_parts()
             detector_factory = detector_factory or default_detector
@@ -137,11 +142,11 @@ class CountSession:
                     "nothing touches the tray, then press count again, or enter the counts by hand."
                 )
             frames += 1
-            if detector.feed(self.camera.capture()):
+            if detector.feed(check_frame(self.camera.capture())):
                 break
         self._check_cancel()
         settled_at = time.perf_counter()
-        image = self.camera.capture()  # the one fresh frame we count
+        image = self._check_counted(self.camera.capture())  # the one fresh frame we count
         result = self._counter(image, self.calibration, empty=self.empty)
         annotated = self._annotator(image, result)
         return CountOutcome(image=image, result=result, annotated=annotated,

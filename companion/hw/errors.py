@@ -115,3 +115,8 @@ class TrayNotEmptyError(HardwareError):
                                                           if c in order else len(order)) if counts[c]}
         what = ", ".join(f"{n} {c}" for c, n in self.counts.items())
         super().__init__(f"{what} — clear the tray, then press count again.")
+
+
+class CameraPictureError(CameraUnavailableError):
+    """The camera answered, but with a picture that cannot be counted (empty, the wrong shape,
+    black or blank): treated like a camera that stopped answering — reconnected, counts by hand."""

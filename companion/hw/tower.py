@@ -32,6 +32,7 @@ from typing import Any
 
 from companion.hw.camera import Camera, open_camera
 from companion.hw.controls import BUTTONS, TowerControls, make_pin_factory
+from companion.hw.frames import check_frame, check_picture
 from companion.hw.counting import CountOutcome, CountSession
 from companion.hw.errors import (
     CameraUnavailableError,
@@ -353,7 +354,9 @@ class Tower:
                         # The players clear the tray (forgotten cubes stay); it is checked
                         # before the cubes go in, and its photo is the empty-tray reference.
                         self.simulator.empty_tray()
-                        self._accept_empty(camera.capture())
+                        photo = camera.capture()  # garbage: CameraPictureError
+                        real = self._tray_counter is None  # the vision's counter: a real picture
+                        self._accept_empty(check_picture(photo) if real else check_frame(photo))
                         self.simulator.throw(throw)
                     empty = self._empty
                     session = self._session_factory(camera, self.calibration, empty=empty)
@@ -399,7 +402,7 @@ class Tower:
         try:
             camera = self._require_camera()
             try:
-                return camera.capture()
+                return check_frame(camera.capture())  # garbage: CameraPictureError
             except CameraUnavailableError as exc:
                 self._camera_failed(exc)
                 raise

@@ -77,8 +77,18 @@ def _serve(args: argparse.Namespace) -> int:
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s: %(message)s")
     settings = settings_from_env()
-    settings.data_dir.mkdir(parents=True, exist_ok=True)
-    app = create_app({"SETTINGS": settings})
+    from companion.errors import CompanionError
+    from companion.store.backup import backup_settings, start_maintenance
+    from companion.store.datadir import check_data_folder
+    from companion.store.retention import retention_settings
+
+    try:  # a data folder that takes no writes, or a bad setting: one clear sentence, exit 2
+        check_data_folder(settings.data_dir)
+        backup_settings(), retention_settings()
+        app = create_app({"SETTINGS": settings})
+    except CompanionError as exc:
+        log.error("cannot start: %s", exc)
+        return 2
     runtime = app.extensions["companion"]
     try:
         server = make_server(app, settings.host, settings.port)
@@ -101,8 +111,11 @@ def _serve(args: argparse.Namespace) -> int:
     log.info("tower: %s", describe_tower(app))
     log.info("serving on http://%s:%s/", settings.host, server.effective_port)
     log.info("%s", pin_banner(app))
+    # Daily backups and photo pruning on their own thread; holds the data folder's lock.
+    maintenance = start_maintenance(settings.data_dir, settings.database_path, runtime.log)
     try:
         server.run()
     finally:
+        maintenance.stop()
         runtime.close()
     return 0

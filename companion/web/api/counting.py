@@ -166,7 +166,24 @@ class BattleCounter:
                 self._thrown.add(key)  # thrown, but not counted: recount next time
                 raise
             self._thrown.add(key)
-        return self.readings.save(game_id, version, outcome, thrown)
+        return self._save(game_id, version, outcome, thrown)
+
+    def _save(self, game_id: int, version: int, outcome: Any, thrown: dict[str, int]) -> dict[str, Any]:
+        """Store the reading; a disk that refuses the photo is a StorageError (503), and the
+        tray is counted again (nothing thrown) once there is room."""
+        import errno
+
+        from companion.store.errors import DiskFullError, ReadOnlyStorageError
+
+        try:
+            return self.readings.save(game_id, version, outcome, thrown)
+        except OSError as exc:
+            log.error("the reading of game %s could not be stored: %s", game_id, exc)
+            if exc.errno == errno.ENOSPC:
+                raise DiskFullError() from exc
+            if exc.errno in (errno.EROFS, errno.EACCES, errno.EPERM):
+                raise ReadOnlyStorageError() from exc
+            raise
 
     def close(self) -> None:
         """Stop the count thread (a running count finishes first)."""
