@@ -184,4 +184,10 @@ def test_five_players_are_set_up_in_at_most_twelve_taps(server, tablet: Page) ->
     gaps = page.locator("#board-gaps")
     expect(gaps.locator('[data-rule="area_bonus"]')).to_contain_text("Areas not entered")
     expect(gaps.locator('[data-rule="costs"]')).to_be_visible()
+    no_ids_on_screen(page)
     shot(page, "game-board-gaps")
+    gaps.locator("#board-gaps-hide").click()
+    expect(gaps).to_be_hidden()
+    page.reload()
+    expect(page.locator("#phase-name")).not_to_have_text("–")
+    expect(gaps).to_be_hidden()  # this tablet has read it

@@ -38,11 +38,17 @@ async function showGameGaps() {
   const id = document.body.dataset.gameId;
   const host = document.getElementById("board-gaps");
   if (!id || !host) return;
+  const key = `board-gaps-hidden-${id}`;
+  if (sessionStorage.getItem(key)) return;
   try {
     const [{ gaps }, game] = await Promise.all([api(`/api/games/${id}/board-gaps`), api(`/api/games/${id}`)]);
     if (!gaps.length) return;
     clear(host, el("h2", {}, t("gaps_title")), el("p", { class: "hint" }, t("gaps_hint")),
-      gapList(gaps, normaliseBoard(game.state.board)));
+      gapList(gaps, normaliseBoard(game.state.board)),
+      el("button", { type: "button", class: "btn", id: "board-gaps-hide", onclick: () => {
+        sessionStorage.setItem(key, "1"); // this tablet has read it; other tablets still show it
+        host.hidden = true;
+      } }, t("gaps_dismiss")));
     host.hidden = false;
   } catch { /* the game page shows its own load errors */ }
 }
