@@ -37,11 +37,12 @@ from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta, timezone
 from typing import Any
 
+from companion.messages import msg
 from companion.store.errors import StoreError, VersionConflictError
 from companion.store.log import GameLog
-from companion.tabletop import GAME_MODULES, parse_event, replay, rules_for, step
-from companion.tabletop.base import Event
-from companion.tabletop.errors import TabletopError
+from companion.tabletop import GAME_MODULES, parse_event, rules_for, step
+from companion.tabletop.base import Event, Rules, State
+from companion.tabletop.errors import TabletopError, name_seats
 
 MAX_NAME = 60
 MAX_GAME_NAME = 100
@@ -57,7 +58,7 @@ class NightError(StoreError, ValueError):
 
 class NightGameNotFoundError(NightError):
     def __init__(self, game_id: object) -> None:
-        super().__init__(f"There is no game-night game number {game_id}.")
+        super().__init__(msg("tt_err_not_found", n=str(game_id)))
         self.game_id = game_id
 
 
@@ -272,23 +273,18 @@ def _check_people(conn: sqlite3.Connection, players: list[dict[str, Any]]) -> li
         if pid is not None:
             row = conn.execute("SELECT id, name, merged_into FROM people WHERE id = ?", (pid,)).fetchone()
             if row is None:
-                raise InvalidNightGameError(f"There is nobody with number {pid} on the roster.")
+                raise InvalidNightGameError(msg("tt_err_not_on_roster", n=str(pid)))
             if row["merged_into"] is not None:
                 row = conn.execute("SELECT id, name FROM people WHERE id = ?", (row["merged_into"],)).fetchone()
             if row["id"] in seen:
-                raise InvalidNightGameError(f"{row['name']} is in the game twice.")
+                raise InvalidNightGameError(msg("tt_err_person_twice", name=row["name"]))
             seen.add(row["id"])
             p = {**p, "person_id": row["id"], "name": p["name"] or row["name"]}
         out.append(p)
     names = [p["name"].lower() for p in out if p["person_id"] is None]
     if len(names) != len(set(names)):
-        raise InvalidNightGameError("Two players have the same name; tell them apart (Ani B.).")
+        raise InvalidNightGameError(msg("tt_err_same_name"))
     return out
-
-
-def _derive(rules_key: str, players: list[str], options: Mapping[str, Any],
-            events: list[dict[str, Any]]) -> dict[str, Any]:
-    return replay(rules_for(rules_key), players, options, events)
 
 
 def _write_state(conn: sqlite3.Connection, game_id: int, state: Mapping[str, Any], now: str,
@@ -304,18 +300,28 @@ def _write_state(conn: sqlite3.Connection, game_id: int, state: Mapping[str, Any
                   ended_at, now, game_id))
 
 
+def _step(rules: Rules, keys: list[str], options: Mapping[str, Any], events: list[dict[str, Any]],
+          event: Event, names: Mapping[str, str]) -> State:
+    """:func:`companion.tabletop.step`, with the players in a refusal named as the table knows them."""
+    try:
+        return step(rules, keys, options, events, event)
+    except TabletopError as exc:
+        raise name_seats(exc, names) from None
+
+
 def create_game(log: GameLog, new: NewGame) -> dict[str, Any]:
     """Log a game (with its first events, e.g. a score sheet's two acts, all or nothing)."""
     now = log._clock()  # noqa: SLF001 — same package
     started = new.started_at or now
     if new.ended_at is not None and new.ended_at < started:
-        raise InvalidNightGameError("A game cannot end before it started.")
+        raise InvalidNightGameError(msg("tt_err_end_before_start"))
     rules = rules_for(new.game)
     keys = [p["key"] for p in new.players]
     state = rules.new_state(keys, new.options)
     stored: list[dict[str, Any]] = []
+    names = {p["key"]: p["name"] for p in new.players if p["name"]}
     for event in new.events:
-        state = step(rules, keys, new.options, stored, event)
+        state = _step(rules, keys, new.options, stored, event, names)
         stored.append(event.to_json())
     with log._transaction(write=True) as conn:  # noqa: SLF001
         players = _check_people(conn, new.players)
@@ -350,12 +356,13 @@ def add_event(log: GameLog, game_id: Any, raw: Any, expected_version: int | None
         row = _row(conn, game_id)
         if expected_version is not None and expected_version != row["version"]:
             raise VersionConflictError(game_id, expected_version, row["version"],
-                                       "Someone changed this game on another device a moment ago; "
-                                       "look at the scores again and repeat your entry if it is still needed.")
+                                       msg("tt_err_version"))  # type: ignore[arg-type]
         events = _events(conn, game_id)
-        keys = [p["key"] for p in json.loads(row["players"])]
-        options = json.loads(row["options"])
-        state = step(rules, keys, options, events, event)
+        players = json.loads(row["players"])
+        keys = [p["key"] for p in players]
+        linked = _linked(conn, game_id)
+        names = {p["key"]: (linked.get((game_id, p["key"])) or p)["name"] for p in players}
+        state = _step(rules, keys, json.loads(row["options"]), events, event, names)
         payload = event.to_json()
         conn.execute("INSERT INTO tt_events (game_id, seq, type, payload, created_at) VALUES (?, ?, ?, ?, ?)",
                      (game_id, row["version"] + 1, payload["type"], json.dumps(payload), now))
@@ -394,7 +401,7 @@ def update_game(log: GameLog, game_id: Any, changes: Any) -> dict[str, Any]:
         if row["status"] == "finished" and ended is None:
             raise InvalidNightGameError("A finished game keeps its end time.")
         if ended is not None and ended < started:
-            raise InvalidNightGameError("A game cannot end before it started.")
+            raise InvalidNightGameError(msg("tt_err_end_before_start"))
         players = json.loads(row["players"])
         if "players" in changes:
             new = parse_players(changes["players"])
@@ -437,7 +444,7 @@ def photo_kind(data: bytes) -> tuple[str, str]:
     for magic, kind in PHOTO_TYPES.items():
         if data.startswith(magic):
             return kind
-    raise InvalidPhotoError("The photo must be a JPEG or PNG picture.")
+    raise InvalidPhotoError(msg("tt_err_photo_type"))
 
 
 def set_photo(log: GameLog, game_id: Any, filename: str | None) -> str | None:

@@ -23,7 +23,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from companion.tabletop.base import Event, Rules, State
-from companion.tabletop.errors import InvalidEventError, NothingToUndoError, UnknownGameError
+from companion.tabletop.errors import InvalidEventError, NothingToUndoError, UnknownGameError, msg
 
 GAME_MODULES: tuple[str, ...] = ("immortal_gameogami", "amrtaka", "wrath_of_the_immortals", "generic")
 UNDO = "undo"
@@ -78,7 +78,7 @@ def step(rules: Rules, players: Sequence[str], options: Mapping[str, Any],
     if event.type == UNDO:
         effective = _effective(events)
         if not effective:
-            raise NothingToUndoError("There is nothing to undo.")
+            raise NothingToUndoError(msg("tt_err_nothing_to_undo"))
         return replay(rules, players, options, [*events, event.to_json()])
     state = replay(rules, players, options, events)
     return rules.apply(state, event)

@@ -37,7 +37,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from companion.tabletop.base import Event, Rules, State, player_of, top, whole
-from companion.tabletop.errors import InvalidEventError, TurnLimitError
+from companion.tabletop.errors import InvalidEventError, TurnLimitError, msg
 
 TARGET_VP = 60
 TURN_LIMIT = 30
@@ -65,7 +65,7 @@ class Amrtaka(Rules):
                 raise InvalidEventError("Say which player gains the points.")
             points = whole(raw, "points", "points gained", low=0, high=MAX_GAIN)
             if points == 0:
-                raise InvalidEventError("A gain must be at least 1 point; take a wrong entry back with undo.")
+                raise InvalidEventError(msg("tt_err_gain_zero"))
             return {"player": raw["player"], "points": points}
         return {}
 
@@ -77,7 +77,7 @@ class Amrtaka(Rules):
                 state.update(over=True, end="target", winners=[player])
         elif event.type == "end_turn":
             if state["turns"] >= TURN_LIMIT:  # only reachable through a hand-made state
-                raise TurnLimitError(f"All {TURN_LIMIT} player turns have been played.")
+                raise TurnLimitError(msg("tt_err_turn_limit", limit=TURN_LIMIT))
             state["turns"] += 1
             players = state["players"]
             state["current"] = players[state["turns"] % len(players)]
@@ -88,9 +88,7 @@ class Amrtaka(Rules):
 
     def apply(self, state: State, event: Event) -> State:
         if state["over"] and event.type == "end_turn" and state.get("end") == "turn_limit":
-            raise TurnLimitError(
-                f"All {TURN_LIMIT} player turns have been played; the game is over. Undo the last "
-                "turn first if it was ended by mistake.")
+            raise TurnLimitError(msg("tt_err_turn_limit", limit=TURN_LIMIT))
         return super().apply(state, event)
 
 

@@ -26,6 +26,8 @@ from typing import Any
 
 from companion.tabletop.errors import (
     GameOverError,
+    Seat,
+    msg,
     InvalidEventError,
     NegativeScoreError,
     NotOverError,
@@ -62,10 +64,8 @@ class Rules(ABC):
     def check_players(self, players: Sequence[str], options: Mapping[str, Any]) -> None:
         """Raise :class:`PlayersError` when the number of players does not fit the game."""
         if not self.min_players <= len(players) <= self.max_players:
-            raise PlayersError(
-                f"{self.title_en} is for {self.min_players}–{self.max_players} players, "
-                f"not {len(players)}." if self.max_players < 99 else
-                f"{self.title_en} needs at least {self.min_players} players.")
+            raise PlayersError(msg("tt_err_players_range", game=self.title_en, min=self.min_players,
+                                   max=self.max_players, n=len(players)))
 
     def parse_options(self, raw: Mapping[str, Any] | None, players: Sequence[str]) -> dict[str, Any]:
         """The game's options (e.g. a team variant), checked; none by default."""
@@ -100,7 +100,7 @@ class Rules(ABC):
     def apply(self, state: State, event: Event) -> State:
         """A new state with ``event`` applied; ``state`` is never changed."""
         if state["over"]:
-            raise GameOverError("This game is already over; undo its end first to change it.")
+            raise GameOverError(msg("tt_err_game_over"))
         new = copy.deepcopy(state)
         self.apply_event(new, event)
         return new
@@ -140,8 +140,7 @@ def whole(raw: Mapping[str, Any], key: str, what: str, *, low: int | None = 0,
         raise InvalidEventError(f"The {what} must be a whole number.")
     if low is not None and value < low:
         if low == 0:
-            raise NegativeScoreError(f"The {what} cannot be below zero: this game has no "
-                                     "negative scores.")
+            raise NegativeScoreError(msg("tt_err_negative", value=value))
         raise InvalidEventError(f"The {what} cannot be less than {low}.")
     if high is not None and value > high:
         raise InvalidEventError(f"The {what} cannot be more than {high}.")
@@ -157,6 +156,11 @@ def per_player(raw: Mapping[str, Any], key: str, what: str, *, low: int | None =
     if not isinstance(value, Mapping) or not value:
         raise InvalidEventError(f"Give the {what} of each player, like {{\"p1\": 3, \"p2\": 5}}.")
     return {str(p): whole(value, p, f"{what} of {p}", low=low, high=high) for p in value}  # type: ignore[misc]
+
+
+def seats(keys: Sequence[str]) -> list[Seat]:
+    """Players for a message (named by the store)."""
+    return [Seat(k) for k in keys]
 
 
 def top(values: Mapping[str, float], among: Sequence[str] | None = None,

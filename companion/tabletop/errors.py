@@ -8,7 +8,42 @@ event changes nothing: the rules compute a new state and never touch the old one
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
 from companion.errors import CompanionError
+from companion.messages import Message, msg
+
+__all__ = ["Seat", "msg"]
+
+
+@dataclass(frozen=True)
+class Seat:
+    """A player in a message: the rules know the key (``p2``); the store, which knows the names,
+    fills ``name`` in (:func:`name_seats`) before the message reaches a player."""
+
+    key: str
+    name: str | None = None
+
+    def render(self, lang: str) -> str:  # noqa: ARG002 — a name is the same in every language
+        return self.name or self.key
+
+
+def name_seats(error: BaseException, names: Mapping[str, str]) -> BaseException:
+    """``error`` with every :class:`Seat` of its message named (in place; returned for ``raise``)."""
+
+    def fill(value: Any) -> Any:
+        if isinstance(value, Seat):
+            return Seat(value.key, names.get(value.key, value.name))
+        if isinstance(value, list):
+            return [fill(v) for v in value]
+        return value
+
+    if error.args and isinstance(error.args[0], Message):
+        m = error.args[0]
+        error.args = (Message(m.key, {k: fill(v) for k, v in m.params.items()}, m.count), *error.args[1:])
+    return error
 
 
 class TabletopError(CompanionError, ValueError):
@@ -23,7 +58,7 @@ class UnknownGameError(TabletopError):
     """A game key the companion has no rules module for."""
 
     def __init__(self, key: object, known: tuple[str, ...]) -> None:
-        super().__init__(f"There is no built-in game called {key!r}; there are {', '.join(known)}.")
+        super().__init__(msg("tt_err_unknown_game", game=str(key), known=list(known)))
         self.key = key
 
 
@@ -31,7 +66,7 @@ class UnknownPlayerError(TabletopError):
     """An event names a player who is not in this game."""
 
     def __init__(self, player: object) -> None:
-        super().__init__(f"There is no player {player!r} in this game.")
+        super().__init__(msg("tt_err_unknown_player", player=str(player)))
         self.player = player
 
 

@@ -20,8 +20,8 @@ import math
 from collections.abc import Mapping
 from typing import Any
 
-from companion.tabletop.base import Event, Rules, State, player_of, top
-from companion.tabletop.errors import GameOverError, InvalidEventError
+from companion.tabletop.base import Event, Rules, State, player_of, seats, top
+from companion.tabletop.errors import GameOverError, InvalidEventError, msg
 
 MAX_ABS_SCORE = 1_000_000
 
@@ -80,23 +80,21 @@ class Generic(Rules):
     def apply_event(self, state: State, event: Event) -> None:
         f = event.fields
         if state.get("result"):
-            raise GameOverError("This game already has its result.")
+            raise GameOverError(msg("tt_err_result_done"))
         scores = {player_of(state, p): v for p, v in (f["scores"] or {}).items()}
         ranks = {player_of(state, p): v for p, v in (f["ranks"] or {}).items()}
         if ranks and max(ranks.values()) > len(state["players"]):
-            raise InvalidEventError(f"With {len(state['players'])} players the last place is "
-                                    f"{len(state['players'])}.")
+            raise InvalidEventError(msg("tt_err_last_place", n=len(state["players"])))
         if f["winners"] is not None:
             winners = [player_of(state, w) for w in f["winners"]]
         elif ranks:
             winners = [p for p in state["players"] if ranks.get(p) == 1]
             if not winners:
-                raise InvalidEventError("Nobody has place 1.")
+                raise InvalidEventError(msg("tt_err_no_first_place"))
         else:
             missing = [p for p in state["players"] if p not in scores]
             if missing:
-                raise InvalidEventError(f"Give every player's score ({', '.join(missing)} missing), "
-                                        "or name the winners.")
+                raise InvalidEventError(msg("tt_err_scores_missing", players=seats(missing)))
             winners = top(scores, lowest=f["lowest_wins"])
         state.update(scores={p: scores.get(p) for p in state["players"]},
                      ranks={p: ranks.get(p) for p in state["players"]} if ranks else None,

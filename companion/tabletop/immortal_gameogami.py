@@ -36,12 +36,14 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from companion.tabletop.base import Event, Rules, State, per_player, player_of, top, whole
+from companion.tabletop.base import Event, Rules, State, per_player, player_of, seats, top, whole
 from companion.tabletop.errors import (
     GameOverError,
     InvalidEventError,
     PlayersError,
+    Seat,
     TieNeedsLevelsError,
+    msg,
 )
 
 
@@ -58,9 +60,8 @@ def resolve(tokens: Mapping[str, int], levels: Mapping[str, int] | None,
         return best, "tokens"
     missing = [p for p in best if levels is None or p not in levels]
     if missing:
-        raise TieNeedsLevelsError(
-            f"{' and '.join(best)} are tied with {tokens[best[0]]} control tokens: enter the total "
-            "card levels (I, II, III) each of them controls, the rulebook's tie-breaker.")
+        tied = [Seat(p, p.replace("team", "Team ")) if p.startswith("team") else Seat(p) for p in best]
+        raise TieNeedsLevelsError(msg("tt_err_tie_levels", players=tied, tokens=tokens[best[0]]))
     assert levels is not None
     by_level = top(levels, among=best)
     if len(by_level) == 1:
@@ -109,15 +110,14 @@ class ImmortalGameOGami(Rules):
         f = event.fields
         done = len(state["acts"])
         if done == 2:
-            raise GameOverError("Both acts are already on the sheet; the game has ended.")
+            raise GameOverError(msg("tt_err_acts_done"))
         if f["act"] != done + 1:
-            raise InvalidEventError(
-                f"Act {f['act']} cannot be entered now: enter act {done + 1} first."
-                if f["act"] > done + 1 else f"Act {f['act']} is already on the sheet.")
+            raise InvalidEventError(msg("tt_err_act_order", act=f["act"], next=done + 1)
+                                    if f["act"] > done + 1 else msg("tt_err_act_done", act=f["act"]))
         tokens = {player_of(state, p): n for p, n in f["tokens"].items()}
         missing = [p for p in state["players"] if p not in tokens]
         if missing:
-            raise InvalidEventError(f"Enter the control tokens of every player ({', '.join(missing)} missing).")
+            raise InvalidEventError(msg("tt_err_tokens_missing", players=seats(missing)))
         levels = None if f["levels"] is None else {player_of(state, p): n for p, n in f["levels"].items()}
         teams = state["options"].get("teams")
         if teams:

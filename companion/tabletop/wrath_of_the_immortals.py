@@ -34,7 +34,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from companion.tabletop.base import Event, Rules, State, player_of, whole
-from companion.tabletop.errors import InvalidEventError, NegativeScoreError
+from companion.tabletop.errors import InvalidEventError, NegativeScoreError, Seat, msg
 
 TARGET_POWER = 100
 START_POWER = 16  # one Hierarch Immortal in play (level 6: 16 power points)
@@ -120,9 +120,8 @@ class WrathOfTheImmortals(Rules):
         player = player_of(state, f["player"])
         new = f["set"] if "set" in f else state["scores"][player] + f["delta"]
         if new < 0:
-            raise NegativeScoreError(
-                f"{player} has {state['scores'][player]} power points; taking {-f['delta']} away "
-                "would go below zero, and nobody has less than zero power.")
+            raise NegativeScoreError(msg("tt_err_power_below_zero", player=Seat(player),
+                                         have=state["scores"][player], take=-f["delta"]))
         if new > MAX_POWER:
             raise InvalidEventError(f"A power total above {MAX_POWER} must be a typo.")
         state["scores"][player] = new
@@ -133,8 +132,7 @@ class WrathOfTheImmortals(Rules):
         if len(standing) == 1:
             state.update(over=True, end="others_at_zero", winners=standing)
         elif not standing:
-            raise NegativeScoreError("Not every player can be at zero power: the last player "
-                                     "with power wins when all the others reach zero.")
+            raise NegativeScoreError(msg("tt_err_all_at_zero"))
 
 
 RULES = WrathOfTheImmortals()

@@ -82,7 +82,7 @@ def test_a_score_sheet_and_a_generic_game_are_logged_in_one_go(client):
 
 def test_bad_games_are_refused(client):
     cases = [({"game": "chess", "players": ["A", "B"]}, "no built-in game"),
-             ({"game": "amrtaka", "players": ["A", "B", "C", "D", "E"]}, "2–4 players"),
+             ({"game": "amrtaka", "players": ["A", "B", "C", "D", "E"]}, "2 to 4 players"),
              ({"game": "amrtaka", "players": ["A", "a"]}, "same name"),
              ({"game": "generic", "players": ["A"]}, "name"),
              ({"game": "amrtaka", "players": [{"person_id": 77}, "B"]}, "nobody with number 77"),
@@ -96,7 +96,11 @@ def test_bad_games_are_refused(client):
 def test_wrath_power_and_foils(client):
     game = create(client, game="wrath_of_the_immortals", players=["Ani", "Ben", "Cem"])
     assert [p["score"] for p in game["players"]] == [16, 16, 16]
-    assert "below zero" in entry(client, game, {"type": "power", "player": "p2", "delta": -20}, status=400)["message"]
+    refused = entry(client, game, {"type": "power", "player": "p2", "delta": -20}, status=400)
+    assert refused["message"].startswith("Ben has 16 power points")  # named as the table knows them
+    german = error_of(client.post(f"{BASE}/games/{game['id']}/events", headers={"Accept-Language": "de"},
+                                  json={"event": {"type": "power", "player": "p2", "delta": -20}}), 400)
+    assert german["message"].startswith("Ben hat 16 Machtpunkte")
     game = entry(client, game, {"type": "foil", "actor": "p1", "foiler": "p2",
                                 "actor_side": {"immortal": 16, "resources": 2, "powers": 0},
                                 "foiler_side": {"immortal": 16, "resources": 0, "powers": 3, "roll": 9}})
