@@ -8,6 +8,7 @@
 import { api } from "./api.js";
 import { el, showError, stepper } from "./dom.js";
 import { t, colourName } from "./i18n.js";
+import { zoomable } from "./photo_view.js";
 
 const DEVICE_KEY = "companion-device";
 
@@ -202,7 +203,7 @@ export function countEditor(ctx, colours, onchange) {
   const photo = reading?.id ? `/api/readings/${reading.id}/annotated.jpg` : null;
   return {
     node: el("div", { class: "reading" },
-      photo ? el("figure", {}, el("img", { class: "photo", src: photo, alt: t("annotated_photo"), id: "reading-photo" }),
+      photo ? el("figure", {}, zoomable(el("img", { class: "photo", src: photo, alt: t("annotated_photo"), id: "reading-photo" }), reading.id),
         el("figcaption", { class: "hint" }, t("reading_caption", { unknown: reading.unknown ?? 0 }))) :
         el("p", { class: "hint" }, t("manual_counts")),
       editor, error, changes),

@@ -2,7 +2,7 @@
 import { el, clear, who, showError } from "./dom.js";
 import { commandForm, confirmButton, choice, draftOf, forgetDraft, keepDraft } from "./forms.js";
 import { regionName } from "./board.js";
-import { t, colourName } from "./i18n.js";
+import { t, colourName, list as listOf } from "./i18n.js";
 import { turnOrder } from "./state.js";
 import { battlePanel } from "./battle.js";
 import { seedingPanel } from "./seeding.js";
@@ -58,7 +58,7 @@ function withPlayer(ctx, picker) {
 }
 
 const names = (ctx, colours) => colours.map((c) => ctx.state.player(c)?.name || colourName(c));
-const list = (items) => (items.length < 2 ? items.join("") : `${items.slice(0, -1).join(", ")} ${t("and")} ${items[items.length - 1]}`);
+const list = (items) => listOf(items);
 
 /** Why a region can no longer take a deployment in this realm (occupied meanwhile), or null. */
 function occupied(ctx, region, realm) {
