@@ -20,3 +20,14 @@ export function colourName(colour) {
 export function plural(key, n, params = {}) {
   return t(n === 1 ? `${key}_one` : `${key}_other`, { n, ...params });
 }
+
+/** A number as the page's language writes it ("0.33" / "0,33"); `digits` = most decimals. */
+export function num(value, digits = 2, minDigits = 0) {
+  if (value === null || value === undefined || Number.isNaN(value)) return "–";
+  return new Intl.NumberFormat(LANG, { maximumFractionDigits: digits, minimumFractionDigits: minDigits }).format(value);
+}
+
+/** "Anna, Ben and Eva" / "Anna, Ben und Eva" (CLDR list patterns, like Babel on the server). */
+export function list(items) {
+  return new Intl.ListFormat(LANG, { style: "long", type: "conjunction" }).format(items.map(String));
+}

@@ -5,7 +5,7 @@
 // every state the page shows), so it asks the server again exactly when the game moved on.
 import { api } from "./api.js";
 import { el, clear } from "./dom.js";
-import { t, colourName } from "./i18n.js";
+import { t, colourName, num } from "./i18n.js";
 
 const gameId = Number(document.body.dataset.gameId);
 const version = document.getElementById("state-version");
@@ -44,7 +44,7 @@ async function refreshInterior() {
   box.hidden = false;
   clear(box, el("p", { class: "hint" }, t("interior_model_hint", { n: r.basis })),
     el("ul", { class: "interior-model" }, entries.map(([c, x]) => el("li", { "data-colour": c },
-      t("interior_next", { colour: colourName(c), inside: x.inside, expected: x.next_out.expected.toFixed(1),
+      t("interior_next", { colour: colourName(c), inside: x.inside, expected: num(x.next_out.expected, 1, 1),
         low: x.next_out.low, high: x.next_out.high })))));
 }
 

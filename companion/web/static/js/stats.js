@@ -6,11 +6,11 @@ import { api } from "./api.js";
 import { renderExports, renderGame, renderOdds, renderPeople, renderTower, renderTribes } from "./stats_charts.js";
 import { COLOURS, asList } from "./board.js";
 import { el, clear, who, showError } from "./dom.js";
-import { t } from "./i18n.js";
+import { t, num } from "./i18n.js";
 
 const label = (key) => (t(`stat_${key}`) === `stat_${key}` ? key.replaceAll("_", " ") : t(`stat_${key}`));
 const isScalar = (v) => v === null || typeof v !== "object";
-const show = (v) => (v === null || v === undefined ? "–" : typeof v === "number" && !Number.isInteger(v) ? v.toFixed(2) : String(v));
+const show = (v) => (typeof v === "number" ? num(v, 2) : v === null || v === undefined ? "–" : String(v));
 let names = new Map(); // tribe id → name from the owner's board data
 const rowName = (key) => (COLOURS.includes(key) || key === "green" ? who(key) : names.get(key) ?? label(key));
 

@@ -5,12 +5,12 @@ import { api } from "./api.js";
 import { COLOURS } from "./board.js";
 import { COLOUR_HEX, draw, percent } from "./charts.js";
 import { el, clear, who, showError } from "./dom.js";
-import { t, colourName } from "./i18n.js";
+import { t, colourName, num as formatNumber } from "./i18n.js";
 import { renderRoster } from "./roster.js";
 
 const ALL = [...COLOURS, "green"];
 const notEnough = (extra) => el("p", { class: "muted not-enough" }, t("stat_not_enough"), extra ? ` ${extra}` : "");
-const num = (v, digits = 2) => (v === null || v === undefined ? "–" : Number.isInteger(v) ? String(v) : v.toFixed(digits));
+const num = (v, digits = 2) => formatNumber(v, digits);
 const canvas = (id, label) => el("div", { class: "chart-box" }, el("canvas", { id, role: "img", "aria-label": label }));
 
 function sentence(v) {
@@ -20,7 +20,7 @@ function sentence(v) {
     return t("fair_no_sign", { n: v.throws, more: v.throws_for_reference ?? "–" });
   }
   return t(v.verdict === "favoured" ? "fair_favoured" : "fair_disfavoured",
-    { colour: colourName(v.colour), bias: Math.round(Math.abs(v.bias) * 100), n: v.throws, p: v.p_adjusted < 0.001 ? "< 0.001" : `= ${v.p_adjusted.toFixed(3)}` });
+    { colour: colourName(v.colour), bias: Math.round(Math.abs(v.bias) * 100), n: v.throws, p: v.p_adjusted < 0.001 ? `< ${formatNumber(0.001, 3)}` : `= ${formatNumber(v.p_adjusted, 3, 3)}` });
 }
 
 export async function renderTower(host) {
