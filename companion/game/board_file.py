@@ -18,14 +18,21 @@ import os
 import secrets
 from pathlib import Path
 
+from companion.messages import Message, msg
+
 from .board import Board, board_to_toml, parse_board
-from .errors import BoardDataError
+from .errors import BoardDataError, GameError
 
 HISTORY_KEPT = 50
 
 
 class BoardFileError(BoardDataError):
-    """A board that is valid on its own but may not be saved or imported here."""
+    """A board that is valid on its own but may not be saved or imported here. Carries a
+    catalogue message, so the page shows it in its language (``str()`` is the English)."""
+
+    def __init__(self, message: Message) -> None:
+        GameError.__init__(self, message)
+        self.file, self.line, self.reason = None, None, str(message)
 
 
 def check_symmetric(board: Board) -> None:
@@ -34,9 +41,7 @@ def check_symmetric(board: Board) -> None:
         for n in region.neighbours:
             other = board.regions[n]
             if region.id not in other.neighbours:
-                raise BoardFileError(
-                    f"{region.name} lists {other.name} as a neighbour, but {other.name} does not list "
-                    f"{region.name}: neighbours go both ways, add it there too or remove it here.")
+                raise BoardFileError(msg("err_board_one_sided", region=region.name, other=other.name))
 
 
 def check_same_items(new: Board, current: Board) -> None:
@@ -45,13 +50,10 @@ def check_same_items(new: Board, current: Board) -> None:
         have, known = getattr(new, kind), getattr(current, kind)
         for item_id, item in have.items():
             if item_id not in known:
-                raise BoardFileError(
-                    f"The board file has a {word} this board does not know: {item.name!r} "
-                    f"(id {item_id!r}). Region, area and tribe ids are the same for every group; "
-                    f"this file is from another data set or was mistyped.")
+                raise BoardFileError(msg(f"err_board_unknown_{word}", name=item.name, id=item_id))
         for item_id, item in known.items():
             if item_id not in have:
-                raise BoardFileError(f"The board file lacks the {word} {item.name!r} (id {item_id!r}).")
+                raise BoardFileError(msg(f"err_board_lacks_{word}", name=item.name, id=item_id))
 
 
 def check_for_save(board: Board) -> Board:
@@ -73,11 +75,11 @@ def export_board(board: Board) -> str:
     return board_to_toml(board)
 
 
-class NothingToUndoError(BoardDataError):
+class NothingToUndoError(BoardFileError):
     """Undo was asked for but no earlier saved board is kept."""
 
     def __init__(self) -> None:
-        super().__init__("There is nothing to undo: no earlier board data is kept.")
+        super().__init__(msg("err_board_nothing_to_undo"))
 
 
 class BoardHistory:

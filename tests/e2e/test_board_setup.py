@@ -104,7 +104,7 @@ def test_a_bad_board_file_is_refused_on_the_page_and_nothing_changes(server, tab
     bad = tmp_path / "bad.toml"
     bad.write_text(text.replace('id = "mountainhome"', 'id = "atlantis"'))
     page.locator("#board-import").set_input_files(str(bad))
-    expect(page.locator("#board-error")).to_contain_text("a region this board does not know: 'Mountainhome' (id 'atlantis')")
+    expect(page.locator("#board-error")).to_contain_text("a region this board does not know: “Mountainhome” (id “atlantis” in the file)")
     expect(page.locator('[data-progress="regions"] p')).to_have_text(before)
 
 

@@ -185,3 +185,15 @@ def test_a_game_says_which_rules_its_board_gaps_switch_off(client):
     light = {p["light_tribe"] for p in PLAYERS}
     assert set(start["ids"]) == light - {"elves"}
     assert error_of(client.get("/api/games/999/board-gaps"), 404)
+
+
+def test_the_import_refusal_speaks_the_page_language(client):
+    from companion.game.board import Board, board_to_toml
+
+    bad = ok(client.get("/api/board"))
+    bad["regions"][0]["id"] = "atlantis"
+    answer = client.post("/api/board/import", json={"text": board_to_toml(Board.from_dict(bad))},
+                         headers={"Accept-Language": "de"})
+    error = error_of(answer, 400)
+    assert error["message"].startswith("Die Spielplan-Datei enthält ein Land, das dieser Spielplan nicht kennt: „Mountainhome“")
+    assert error["kind"] == "BoardFileError"
