@@ -158,11 +158,21 @@ def open_action(page: Page, action: str):
     return form(page, action)
 
 
+def pick_node(f, name: str, value: str) -> None:
+    """A region picker offers only legal regions ("region|realm"): buttons, or a drop-down."""
+    button = f.locator(f'[data-field="{name}"] button[data-value="{value}"]')
+    if button.count():
+        if button.get_attribute("aria-pressed") != "true":  # a single choice is taken already
+            button.click()
+        expect(button).to_have_attribute("aria-pressed", "true")
+    else:
+        f.locator(f'select[name="{name}"]').select_option(value)
+
+
 def attack(page: Page, source: str, target: str, realm: str, armies: int, card: str) -> None:
     f = open_action(page, "attack")
-    f.locator('select[name="source"]').select_option(source)
-    f.locator('select[name="target"]').select_option(target)
-    choose(f, "realm", realm)
+    pick_node(f, "source", f"{source}|{realm}")
+    pick_node(f, "target", f"{target}|{realm}")
     set_stepper(field(f, "armies"), armies)
     choose(f, "card", card)
     submit(page, f)
@@ -263,19 +273,18 @@ def test_a_whole_game_through_the_ui(server, browser, artifacts) -> None:
 
     # The first-player marker moved left after the draft round: Blue starts, then Yellow, Red.
     expect(panel(page).locator("[data-active]")).to_have_attribute("data-active", "blue")
-    # Blue: a rule error first (too many armies), shown inline; nothing changes.
+    # Blue: the pickers offer only legal choices: at most 2 of the 3 armies may attack (one
+    # stays behind), so the stepper starts at 2 and goes no higher.
     f = open_action(page, "attack")
-    f.locator('select[name="source"]').select_option("mountainhome")
-    f.locator('select[name="target"]').select_option("the-murk")
-    choose(f, "realm", "light")
-    set_stepper(field(f, "armies"), 3)
+    pick_node(f, "source", "mountainhome|light")
+    pick_node(f, "target", "the-murk|light")
+    expect(field(f, "armies").locator("output.val")).to_have_text("2")
+    expect(field(f, "armies").locator('button[data-step="plus"]')).to_be_disabled()
     choose(f, "card", "source")
     expect(f.locator('[data-explain="card"]')).to_have_text(
         "The card shows the attacking region: the inhabitants (green) are neutral and do not fight.")
     shots(page, "attack-form")
-    submit_rejected(page, f, "must leave one behind, so at most 2 can attack")
     # B1 — Blue, empty region, inhabitants neutral: Blue takes it with 1 cube.
-    set_stepper(field(f, "armies"), 2)
     submit(page, f)
     expect(page.locator("#battle .stance")).to_have_attribute("data-stance", "neutral")
     shots(page, "battle-instructions")
@@ -324,8 +333,7 @@ def test_a_whole_game_through_the_ui(server, browser, artifacts) -> None:
     gold = page.locator('.player[data-player="blue"] [data-num="gold"] b')
     gold_before = gold.inner_text()
     f = open_action(page, "extract_gold")
-    f.locator('select[name="region"]').select_option("heartwood")
-    choose(f, "realm", "light")
+    pick_node(f, "where", "heartwood|light")
     submit_rejected(page, f, "enter the amount printed on the region card")
     set_stepper(field(f, "amount"), 2)
     submit(page, f)

@@ -181,9 +181,8 @@ def test_a_half_filled_form_survives_a_command_from_another_tablet(server, table
     live(a)
     a.locator('#panel .action-grid button[data-action="attack"]').click()
     f = form(a, "attack")
-    f.locator('select[name="source"]').select_option("borderland")
-    f.locator('select[name="target"]').select_option("white-falls")
-    f.locator('[data-field="realm"] button[data-value="light"]').click()
+    f.locator('[data-field="source"] button[data-value="borderland|light"]').click()
+    f.locator('select[name="target"]').select_option("white-falls|light")
     set_stepper(field(f, "armies"), 2)
     f.locator('[data-field="card"] button[data-value="target"]').click()
     v = int(a.locator("#state-version").inner_text())
@@ -193,23 +192,24 @@ def test_a_half_filled_form_survives_a_command_from_another_tablet(server, table
     expect_version(a, v + 1)
     expect(a.locator('.player[data-player="blue"] [data-num="gold"] b')).to_have_text("12")
     f = form(a, "attack")
-    expect(f.locator('select[name="source"]')).to_have_value("borderland")
-    expect(f.locator('select[name="target"]')).to_have_value("white-falls")
-    expect(f.locator('[data-field="realm"] button[data-value="light"]')).to_have_attribute("aria-pressed", "true")
+    expect(f.locator('[data-field="source"] button[data-value="borderland|light"]')).to_have_attribute("aria-pressed", "true")
+    expect(f.locator('select[name="target"]')).to_have_value("white-falls|light")
     expect(f.locator('[data-field="card"] button[data-value="target"]')).to_have_attribute("aria-pressed", "true")
     assert stepper_value(field(f, "armies")) == 2
     expect(f.locator(".field-note:visible")).to_have_count(0)
 
     # B's next correction takes red's armies out of Borderland: the kept source is invalid
-    # now — the form drops it and says which field and why; the rest stays.
+    # now — the form drops it and says which field and why (the target, offered for that
+    # source, goes with it); the card stays.
     api_b.do(game, type="correct", reason="table check",
              armies=[{"region": "borderland", "realm": "light", "color": "red", "count": 0}])
     expect_version(a, v + 2)
     f = form(a, "attack")
     expect(f.locator('[data-note="source"]')).to_contain_text("your choice was dropped")
     expect(f.locator('[data-note="source"]')).to_contain_text("no armies in Borderland")
-    expect(f.locator('select[name="source"]')).to_have_value("")
-    expect(f.locator('select[name="target"]')).to_have_value("white-falls")
+    expect(f.locator('[data-field="source"] button[data-value="borderland|light"]')).to_have_count(0)
+    expect(f.locator('[data-field="source"] button[aria-pressed="true"]')).to_have_count(0)
+    expect(f.locator('[data-field="card"] button[data-value="target"]')).to_have_attribute("aria-pressed", "true")
 
 
 def test_simultaneous_starting_resources_keep_each_players_numbers(server, tablets):

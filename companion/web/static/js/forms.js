@@ -10,6 +10,10 @@
 // A draft is forgotten when its command was accepted.
 import { el, clear, showError, stepper } from "./dom.js";
 import { t, colourName } from "./i18n.js";
+import { markBoard, setBoardPicker } from "./picking.js";
+import { regionName as boardRegionName } from "./board.js";
+
+const MAX_BUTTONS = 8; // more choices than this: a drop-down instead of a row of buttons
 
 const drafts = new Map(); // form key → {field name: value}
 
@@ -55,10 +59,23 @@ const FIELDS = {
   realm(f) {
     return choice(f.name, [{ value: "dark", label: t("realm_dark") }, { value: "light", label: t("realm_light") }], f.value);
   },
-  count(f) {
+  count(f, ctx) {
     const nullable = Boolean(f.optional);
-    const s = stepper({ value: nullable ? (f.value ?? null) : (f.value ?? f.min ?? 0), min: f.min ?? 0, max: f.max ?? 60, label: f.label, name: f.name, nullable });
-    return { node: s.node, get: () => s.get(), set: (v) => { s.set(v); return s.get() === v; } };
+    const fixedMax = typeof f.max === "function" ? 60 : (f.max ?? 60);
+    const s = stepper({ value: nullable ? (f.value ?? null) : (f.value ?? f.min ?? 0), min: f.min ?? 0, max: fixedMax, label: f.label, name: f.name, nullable });
+    let lastMax = null;
+    return {
+      node: s.node, get: () => s.get(), set: (v) => { s.set(v); return s.get() === v; },
+      // f.max(values) from the legal options: a new limit (another source picked) starts at it
+      // (all that may go — the usual choice), a kept value is only clamped.
+      refresh: typeof f.max === "function" ? (values, { initial = false } = {}) => {
+        const m = f.max(values, ctx);
+        if (m === null || m === undefined) { lastMax = null; return; }
+        s.setMax(m);
+        if (m !== lastMax && (!initial || (lastMax === null && f.startAtMax))) s.set(m);
+        lastMax = m;
+      } : null,
+    };
   },
   choice(f) { return choice(f.name, f.options, f.value); },
   text(f) {
@@ -78,31 +95,135 @@ const FIELDS = {
     return { node: select, get: () => select.value || null,
       set: (v) => { select.value = v ?? ""; return select.value === (v ?? ""); } };
   },
+  /** A region in a realm, from the legal options: f.options(values, ctx) → [{value:
+   *  "region|realm", label}]. Buttons for a few choices, a drop-down for many; a single choice
+   *  is taken at once (one tap less). Re-offered whenever another field changes (refresh). */
+  node(f, ctx) {
+    let current = f.value ?? null;
+    let opts = [];
+    const host = el("div", { class: "node-pick", "data-field": f.name, role: "group" });
+    const paint = () => {
+      if (!opts.length) {
+        clear(host, el("span", { class: "muted" }, f.none || t("nothing_to_pick")));
+      } else if (opts.length > MAX_BUTTONS) {
+        const select = el("select", { name: f.name, onchange: () => { current = select.value || null; } },
+          el("option", { value: "" }, t("choose")),
+          opts.map((o) => el("option", { value: o.value, selected: o.value === current }, o.label)));
+        clear(host, select);
+      } else {
+        clear(host, el("div", { class: "row" }, opts.map((o) => el("button", {
+          type: "button", class: "btn", "data-value": o.value, "aria-pressed": o.value === current ? "true" : "false",
+          onclick: () => { current = o.value; paint(); },
+        }, o.label))));
+      }
+    };
+    return {
+      node: host,
+      get: () => current,
+      set: (v) => { if (v === null || opts.some((o) => o.value === v)) { current = v; paint(); return true; } return false; },
+      offers: (v) => opts.some((o) => o.value === v),
+      options: () => opts,
+      refresh(values) {
+        opts = f.options(values, ctx) || [];
+        if (!opts.some((o) => o.value === current)) current = null;
+        if (current === null && opts.length === 1) current = opts[0].value;
+        paint();
+      },
+    };
+  },
+  /** A move's way: waypoints between f.from(values) and f.to(values), each one step from the
+   *  last (f.steps(values) → {"region|realm": [{value, label}]}). Empty = the companion finds
+   *  the way through the player's regions. Also picked by tapping regions on the board. */
+  path(f, ctx) {
+    let way = [];
+    const host = el("div", { class: "path-pick", "data-field": f.name });
+    let last = { from: null, to: null, steps: {} };
+    const label = (key) => last.labels?.[key] || key;
+    const paint = () => {
+      const chain = [last.from, ...way, last.to].filter(Boolean).map(label);
+      const next = last.from && last.to ? (last.steps[way.length ? way[way.length - 1] : last.from] || [])
+        .filter((o) => o.value !== last.from && o.value !== last.to && !way.includes(o.value)) : [];
+      clear(host,
+        el("p", { class: "path-chain", "data-path": way.join(",") }, chain.length ? chain.join(" → ") : t("path_pick_ends")),
+        way.length ? null : el("p", { class: "hint" }, t("path_direct")),
+        next.length ? el("div", { class: "row" }, next.map((o) => el("button", {
+          type: "button", class: "btn", "data-step-to": o.value, onclick: () => { way.push(o.value); paint(); },
+        }, t("path_via", { region: o.label })))) : null,
+        way.length ? el("button", { type: "button", class: "btn", "data-path-clear": "1", onclick: () => { way = []; paint(); } }, t("path_clear")) : null);
+    };
+    return {
+      node: host,
+      get: () => (way.length ? [...way] : null),
+      set: (v) => { way = Array.isArray(v) ? [...v] : []; paint(); return true; },
+      offersNext: (key) => Boolean(last.from && last.to && key !== last.to && !way.includes(key)
+        && (last.steps[way.length ? way[way.length - 1] : last.from] || []).some((o) => o.value === key)),
+      add: (key) => { way.push(key); paint(); },
+      marks: () => way,
+      refresh(values) {
+        const from = f.from(values);
+        const to = f.to(values);
+        if (from !== last.from || to !== last.to) way = from === last.from ? way.filter((w) => w !== to) : [];
+        last = { from, to, steps: f.steps(values, ctx) || {}, labels: f.labels ? f.labels(ctx) : {} };
+        // a waypoint that is no longer one step from the one before it ends the way there
+        let prev = from;
+        const kept = [];
+        for (const w of way) {
+          if (!(last.steps[prev] || []).some((o) => o.value === w)) break;
+          kept.push(w);
+          prev = w;
+        }
+        way = kept;
+        paint();
+      },
+    };
+  },
+  /** Rows of {region, realm?, armies}. With f.regionsFor(values) (legal options) a row offers
+   *  only those regions, and the first row starts with all the armies f.armiesFor(values). */
   placements(f, ctx) {
     const rows = [];
+    let allowed = null; // region ids the rows may offer (null: every region)
+    let total = null;
     const list = el("div", { class: "placements", "data-field": f.name });
+    const regionField = (name, value) => {
+      if (!allowed) return FIELDS.region({ name, value }, ctx);
+      const select = el("select", { name }, el("option", { value: "" }, t("choose")),
+        allowed.map((id) => el("option", { value: id, selected: id === value }, boardRegionName(ctx.board, id))));
+      if (!value && allowed.length === 1) select.value = allowed[0];
+      return { node: select, get: () => select.value || null, set: (v) => { select.value = v ?? ""; return select.value === (v ?? ""); } };
+    };
     const addRow = (init = {}) => {
-      const region = FIELDS.region({ name: `${f.name}_region`, value: init.region }, ctx);
+      const region = regionField(`${f.name}_region`, init.region);
       const realm = f.withRealm ? FIELDS.realm({ name: `${f.name}_realm`, value: init.realm ?? f.realm }) : null;
-      const armies = stepper({ value: init.armies ?? 1, min: 1, max: 30, label: t("armies"), name: `${f.name}_armies` });
+      const armies = stepper({ value: init.armies ?? 1, min: 1, max: total ?? 30, label: t("armies"), name: `${f.name}_armies` });
       const row = { region, realm, armies };
       const node = el("div", { class: "form-grid placement" }, region.node, realm?.node, armies.node,
         el("button", { type: "button", class: "btn danger", onclick: () => { rows.splice(rows.indexOf(row), 1); node.remove(); } }, t("remove")));
       rows.push(row);
       list.append(node);
     };
-    if (f.startWithRow !== false) addRow();
+    if (f.startWithRow !== false && !f.regionsFor) addRow();
     const add = el("button", { type: "button", class: "btn", "data-add": f.name, onclick: () => addRow() }, t("add_placement"));
+    const get = () => rows.map((r) => ({ region: r.region.get(), ...(r.realm ? { realm: r.realm.get() } : {}), armies: r.armies.get() }));
+    const set = (v) => {
+      if (!Array.isArray(v)) return false;
+      rows.splice(0);
+      list.replaceChildren();
+      for (const entry of v) addRow(entry);
+      return true;
+    };
     return {
       node: el("div", {}, list, add),
-      get: () => rows.map((r) => ({ region: r.region.get(), ...(r.realm ? { realm: r.realm.get() } : {}), armies: r.armies.get() })),
-      set: (v) => {
-        if (!Array.isArray(v)) return false;
-        rows.splice(0);
-        list.replaceChildren();
-        for (const entry of v) addRow(entry);
-        return true;
-      },
+      get,
+      set,
+      refresh: f.regionsFor ? (values) => {
+        const next = f.regionsFor(values);
+        const n = f.armiesFor(values);
+        if (JSON.stringify(next) === JSON.stringify(allowed) && n === total) return;
+        const kept = get().filter((r) => next.includes(r.region));
+        allowed = next;
+        total = n;
+        set(kept.length ? kept : (allowed.length ? [{ region: allowed.length === 1 ? allowed[0] : null, armies: total ?? 1 }] : []));
+      } : null,
     };
   },
 };
@@ -119,10 +240,16 @@ export function commandForm(ctx, { type, spec = [], fixed = {}, submitLabel, int
   const notes = new Map(fields.map(({ f }) => [f.name, el("span", { class: "field-note", hidden: true, "data-note": f.name, role: "status" })]));
   const values = () => Object.fromEntries(fields.map(({ f, control }) => [f.name, control.get()]));
 
+  // Fields whose choices depend on others (a target on its source) are re-offered in order.
+  const refreshAll = (opts = {}) => {
+    for (const { control } of fields) if (control.refresh) control.refresh(values(), opts);
+  };
   // Start from the draft; drop what the new state made invalid, and say so at the field.
   const kept = drafts.get(formKey);
+  refreshAll({ initial: true });
   if (kept) {
     for (const { f, control } of fields) {
+      if (control.refresh) control.refresh(values(), { initial: true });
       if (!(f.name in kept)) continue;
       const value = kept[f.name];
       const reason = f.check ? f.check(value, ctx, kept) : null;
@@ -134,7 +261,19 @@ export function commandForm(ctx, { type, spec = [], fixed = {}, submitLabel, int
       }
     }
   }
-  const save = () => drafts.set(formKey, values());
+  refreshAll({ initial: true });
+  // What the form offers and what is picked, marked on the board; taps there pick.
+  const picks = fields.filter(({ control }) => control.offers || control.offersNext);
+  const mark = () => {
+    if (!picks.length) return;
+    const open = picks.find(({ control }) => control.offers && control.get() === null);
+    markBoard({
+      pickable: open ? open.control.options().map((o) => o.value) : [],
+      picked: picks.filter(({ control }) => control.offers).map(({ control }) => control.get()).filter(Boolean),
+      "on-path": picks.flatMap(({ control }) => (control.marks ? control.marks() : [])),
+    });
+  };
+  const save = () => { refreshAll(); drafts.set(formKey, values()); mark(); };
 
   const error = el("div", { class: "error", hidden: true, role: "alert" });
   const submit = el("button", { type: "submit", class: "btn primary big" }, submitLabel || t("do_it"));
@@ -147,6 +286,22 @@ export function commandForm(ctx, { type, spec = [], fixed = {}, submitLabel, int
     el("div", { class: "row" }, submit));
   // Any tap, pick or keystroke updates the draft (after the control handled it).
   for (const kind of ["click", "input", "change"]) form.addEventListener(kind, () => queueMicrotask(save));
+  if (picks.length) {
+    setBoardPicker((region, realm) => {
+      if (!form.isConnected) return false;
+      const key = `${region}|${realm}`;
+      const empty = picks.find(({ control }) => control.offers && control.get() === null && control.offers(key));
+      const way = picks.find(({ control }) => control.offersNext && control.offersNext(key));
+      const any = picks.find(({ control }) => control.offers && control.offers(key));
+      if (empty) empty.control.set(key);
+      else if (way) way.control.add(key);
+      else if (any) any.control.set(key);
+      else return false;
+      save();
+      return true;
+    });
+    queueMicrotask(mark); // after the board of this state is drawn
+  }
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
     let command = { type, ...fixed };

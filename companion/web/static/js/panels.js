@@ -7,9 +7,42 @@ import { turnOrder } from "./state.js";
 import { battlePanel } from "./battle.js";
 import { seedingPanel } from "./seeding.js";
 import { scoringPanel, endPanel, lastScoring } from "./scoring.js";
-import { ACTIONS, actionForm, spaceUsed } from "./actions.js";
+import { ACTIONS, actionForm, notPossible } from "./actions.js";
+import { api } from "./api.js";
 
 let shownKey = null;
+
+// The legal options of the player whose turn it is, for the state on screen (companion/game/
+// legal.py via GET /api/games/<id>/options). A new state waits for its options before the
+// action panel is redrawn, so no picker ever offers what the previous state allowed.
+const OPTION_PHASES = new Set(["actions"]);
+let loading = null; // the key being fetched
+const optionsKey = (s) => `${s.version}|${s.active ?? ""}`;
+
+function needsOptions(ctx) {
+  const s = ctx.state;
+  return !s.finished && OPTION_PHASES.has(s.phase) && Boolean(s.active);
+}
+
+async function loadOptions(ctx) {
+  const s = ctx.state;
+  const k = optionsKey(s);
+  if (loading === k) return false;
+  loading = k;
+  try {
+    const data = await api(`/api/games/${ctx.id}/options?player=${encodeURIComponent(s.active)}`);
+    if (optionsKey(ctx.state) !== k) return false; // the game moved on meanwhile
+    ctx.options = data;
+    ctx.optionsKey = k;
+    return true;
+  } catch {
+    ctx.options = null; // the pickers then offer everything; the server still refuses, and says why
+    ctx.optionsKey = k;
+    return true;
+  } finally {
+    if (loading === k) loading = null;
+  }
+}
 
 /** Which screen is on show. During a throw it does not include the version: each +/- on any
  *  tablet changes the shared reading in place instead of redrawing (no tap is lost). */
@@ -28,6 +61,14 @@ export function renderPanel(host, ctx, { force = false } = {}) {
   const s = ctx.state;
   const key = panelKey(ctx);
   if (!force && key === shownKey) { if (ctx.panelUpdate) ctx.panelUpdate(); return; }
+  if (needsOptions(ctx) && ctx.optionsKey !== optionsKey(s)) {
+    // Keep the old panel the moment it takes (a command from it is refused as stale anyway)
+    // and redraw with the options of this state.
+    host.dataset.options = "loading";
+    loadOptions(ctx).then((fresh) => { if (fresh) renderPanel(host, ctx, { force: true }); });
+    if (host.childElementCount) return;
+  }
+  host.dataset.options = needsOptions(ctx) ? "ready" : "none";
   shownKey = key;
   ctx.panelUpdate = null;
   host.dataset.phase = s.finished ? "finished" : s.phase;
@@ -172,9 +213,11 @@ let actionsOf = null; // whose action panel was drawn last (to notice a form the
 
 function actionsPanel(ctx) {
   const s = ctx.state;
+  if (needsOptions(ctx) && ctx.optionsKey !== optionsKey(s)) {
+    return el("div", {}, turnHeader(ctx, "phase_actions"), el("p", { class: "muted", id: "choices-loading" }, t("choices_loading")));
+  }
   const picker = actingPlayer(ctx);
   const formHost = el("div", { class: "action-form" });
-  const used = (s.active && s.raw.used?.[s.active]) || [];
   const openKey = `actions-open|${s.active ?? ""}`;
   // A half-filled form of the player whose turn just ended cannot be sent any more: say so.
   let closed = null;
@@ -195,11 +238,12 @@ function actionsPanel(ctx) {
       actionForm(ctx, a, withPlayer(ctx, picker), `${a.type}|${s.active ?? ""}`));
   };
   const grid = el("div", { class: "action-grid", role: "group", "aria-label": t("actions") },
-    ACTIONS.map((a) => el("button", { type: "button", class: `btn${spaceUsed(a.type, used) ? " used" : ""}`, "data-action": a.type,
-      title: spaceUsed(a.type, used) ? t("space_used") : null,
+    // Only what the rules allow now; the rest is shown greyed out, so the grid does not jump.
+    ACTIONS.map((a) => el("button", { type: "button", class: `btn${notPossible(ctx, a.type) ? " used" : ""}`, "data-action": a.type,
+      disabled: notPossible(ctx, a.type), title: notPossible(ctx, a.type) ? t("not_possible_now") : null,
       onclick: () => open(a) }, t(`act_${a.type}`))));
   const wasOpen = draftOf(openKey);
-  const again = wasOpen && ACTIONS.find((a) => a.type === wasOpen.type);
+  const again = wasOpen && ACTIONS.find((a) => a.type === wasOpen.type && !notPossible(ctx, a.type));
   if (again) open(again); // the form that was open before this live update, with its values
   return el("div", {}, turnHeader(ctx, "phase_actions"), closed, picker.node,
     s.active && s.player(s.active)?.passed ? el("p", { class: "hint" }, t("passed_again")) : null,
