@@ -61,6 +61,17 @@ def test_log_a_generic_game_and_a_game_o_gami_sheet_on_a_phone(server, browser, 
     expect(sheet.locator(".tt-result")).to_have_text("Ani won")
     _no_horizontal_overflow(page)
     page.screenshot(path=str(artifacts / "night-phone.png"), full_page=True)
+
+    # A wrong result: undo it on the game's page and enter it again
+    card.locator("a.resume").click()
+    expect(page.locator("body[data-tt-ready='yes']")).to_have_count(1)
+    page.click("#tt-undo")
+    expect(page.locator("#tt-status")).to_have_text("Still going")
+    page.click("#tt-sheet [data-mode='winners']")
+    page.check("#tt-sheet input[data-field='winner'][data-player='p1']")
+    page.click("#tt-sheet-save")
+    expect(page.locator("#tt-status")).to_have_text("Ani won")
+    _no_horizontal_overflow(page)
     assert errors == []
     page.close()
 

@@ -4,6 +4,7 @@
 import { api } from "./api.js";
 import { el, clear, showError } from "./dom.js";
 import { t } from "./i18n.js";
+import { resultFields, sheetEvents } from "./tabletop_sheet.js";
 import { BASE, catalogue, dayName, fromLocalInput, gameTitle, nightOf, resultLine, scoreChips,
   toLocalInput, uploadPhoto, when } from "./tabletop_common.js";
 
@@ -11,20 +12,35 @@ const $ = (id) => document.getElementById(id);
 let games = [];          // the catalogue
 let people = [];         // the roster
 let night = new URLSearchParams(location.search).get("night") || nightOf();
+// `game`, `mode` and `lowest` are also the score sheet's settings (tabletop_sheet.js).
 const form = { game: null, players: [], name: "", teams: false, lowest: false, mode: "scores" };
 
 // -- the evening's games ---------------------------------------------------------------------
 
+/** The Immortals games of the evening (from the main log), shown beside the others. */
+function immortalsCards(all) {
+  return all.filter((g) => nightOf(new Date(g.created_at)) === night).map((g) => el("li", { "data-immortals-game": g.id },
+    el("a", { class: "resume", href: `/games/${g.id}` },
+      el("h2", {}, t("tt_immortals"), g.title ? ` – ${g.title}` : ""),
+      el("div", { class: "row tt-scores" }, (g.players || []).map((p) => el("span", { class: "chip" },
+        typeof p === "string" ? t(`color_${p}`) : p.name || t(`color_${p.color}`)))),
+      el("div", { class: "muted" }, when(g.created_at))),
+    el("a", { class: "btn", href: `/games/${g.id}` }, g.status === "finished" ? t("view") : t("resume"))));
+}
+
 async function loadNight() {
-  const [list, nights] = await Promise.all([api(`${BASE}/games?night=${night}`), api(`${BASE}/nights`)]);
-  const known = nights.map((n) => n.night);
+  const [list, nights, immortals] = await Promise.all([api(`${BASE}/games?night=${night}`), api(`${BASE}/nights`),
+    api("/api/games").catch(() => [])]);
+  const known = [...new Set([...nights.map((n) => n.night), ...immortals.map((g) => nightOf(new Date(g.created_at)))])]
+    .sort().reverse();
   if (!known.includes(night)) known.unshift(night);
   clear($("nights"), known.slice(0, 8).map((n) => el("button", {
     type: "button", class: "btn", "aria-pressed": n === night ? "true" : "false", "data-night": n,
     onclick: () => { night = n; history.replaceState(null, "", `?night=${n}`); loadNight(); } }, dayName(n))));
   $("night-title").textContent = dayName(night);
-  $("night-empty").hidden = list.length > 0;
-  clear($("night-games"), list.map((g) => el("li", { "data-tt-game": g.id, "data-status": g.status },
+  const others = immortalsCards(immortals);
+  $("night-empty").hidden = list.length + others.length > 0;
+  clear($("night-games"), others, list.map((g) => el("li", { "data-tt-game": g.id, "data-status": g.status },
     el("a", { class: "resume", href: `/night/games/${g.id}` },
       el("h2", {}, gameTitle(g)),
       scoreChips(g),
@@ -66,42 +82,6 @@ function playerRow(p, i) {
       onclick: () => { form.players.splice(i, 1); renderForm(); } }, "✕") : null);
 }
 
-function numberInput(field, label, key, extra = {}) {
-  return el("label", { class: "field tt-num" }, label,
-    el("input", { type: "number", inputmode: "numeric", "data-field": field, "data-player": key, min: 0, max: 999,
-      step: 1, ...extra }));
-}
-
-/** The result part of the form: per player control tokens per act (Game-O-Gami), scores /
- *  ranks / winners (any game); nothing for a live tracker (its page keeps score). */
-function resultFields() {
-  const keys = form.players.map((_, i) => `p${i + 1}`);
-  const label = (k, i) => form.players[i].name || t("tt_player_n", { n: i + 1 });
-  if (form.game === "immortal_gameogami") {
-    return el("div", {}, [1, 2].map((act) => el("fieldset", { class: "panel", "data-act": act },
-      el("legend", {}, t(`tt_act_${act}`)),
-      el("p", { class: "muted" }, t("tt_act_help")),
-      keys.map((k, i) => el("div", { class: "row" }, el("b", {}, label(k, i)),
-        numberInput(`tokens_${act}`, t("tt_control_tokens"), k),
-        numberInput(`levels_${act}`, t("tt_card_levels"), k))))));
-  }
-  if (form.game === "generic") {
-    const modes = ["scores", "ranks", "winners"];
-    return el("fieldset", { class: "panel" }, el("legend", {}, t("tt_result")),
-      el("div", { class: "row", role: "group" }, modes.map((m) => el("button", {
-        type: "button", class: "btn", "data-mode": m, "aria-pressed": form.mode === m ? "true" : "false",
-        onclick: () => { form.mode = m; renderForm(); } }, t(`tt_mode_${m}`)))),
-      keys.map((k, i) => el("div", { class: "row" }, el("b", {}, label(k, i)),
-        form.mode === "winners"
-          ? el("label", { class: "field inline" }, el("input", { type: "checkbox", "data-field": "winner", "data-player": k }), t("tt_won"))
-          : numberInput(form.mode === "ranks" ? "rank" : "score", t(form.mode === "ranks" ? "tt_rank" : "tt_score"), k,
-            form.mode === "ranks" ? { min: 1, max: keys.length } : { min: -1e6, max: 1e6, step: "any" }))),
-      form.mode === "scores" ? el("label", { class: "field inline" }, el("input", { type: "checkbox", id: "tt-lowest",
-        checked: form.lowest, onchange: (e) => { form.lowest = e.target.checked; } }), t("tt_lowest_wins")) : null);
-  }
-  return el("p", { class: "muted" }, t("tt_live_help"));
-}
-
 function renderForm() {
   const s = spec();
   clear($("tt-picker"), games.map((g) => el("button", {
@@ -119,7 +99,7 @@ function renderForm() {
     s.key === "immortal_gameogami" && form.players.length === 4 ? el("label", { class: "field inline" },
       el("input", { type: "checkbox", id: "tt-teams", checked: form.teams,
         onchange: (e) => { form.teams = e.target.checked; } }), t("tt_team_battle")) : null,
-    resultFields(),
+    resultFields(form, form.players.map((p, i) => ({ key: `p${i + 1}`, name: p.name })), renderForm),
     el("div", { class: "row" },
       el("label", { class: "field" }, t("tt_started"), el("input", { type: "datetime-local", id: "tt-start", value: toLocalInput() })),
       s.live ? null : el("label", { class: "field" }, t("tt_ended"), el("input", { type: "datetime-local", id: "tt-end", value: toLocalInput() }))),
@@ -131,40 +111,13 @@ function renderForm() {
       s.live ? t("tt_start_tracker") : t("tt_save_game")));
 }
 
-function readNumbers(field) {
-  const out = {};
-  for (const input of document.querySelectorAll(`#tt-form input[data-field="${field}"]`)) {
-    if (input.value !== "") out[input.dataset.player] = Number(input.value);
-  }
-  return out;
-}
-
-function events() {
-  if (form.game === "immortal_gameogami") {
-    return [1, 2].map((act) => {
-      const e = { type: "act", act, tokens: readNumbers(`tokens_${act}`) };
-      const levels = readNumbers(`levels_${act}`);
-      if (Object.keys(levels).length) e.levels = levels;
-      return e;
-    });
-  }
-  if (form.game === "generic") {
-    if (form.mode === "winners") {
-      return [{ type: "result", winners: [...document.querySelectorAll('#tt-form input[data-field="winner"]:checked')].map((x) => x.dataset.player) }];
-    }
-    if (form.mode === "ranks") return [{ type: "result", ranks: readNumbers("rank") }];
-    return [{ type: "result", scores: readNumbers("score"), lowest_wins: form.lowest }];
-  }
-  return [];
-}
-
 async function submit() {
   const s = spec();
   const body = {
     game: s.key,
     players: form.players.map((p) => (p.person_id ? { person_id: p.person_id, name: p.name || undefined } : { name: p.name.trim() })),
     started_at: fromLocalInput($("tt-start").value) || undefined,
-    events: events(),
+    events: sheetEvents(form, $("tt-form")),
   };
   if (s.key === "generic") body.name = form.name.trim();
   if (form.teams && s.key === "immortal_gameogami" && form.players.length === 4) body.options = { teams: [["p1", "p3"], ["p2", "p4"]] };

@@ -5,6 +5,7 @@
 import { api } from "./api.js";
 import { el, clear, showError } from "./dom.js";
 import { t } from "./i18n.js";
+import { resultFields, sheetEvents } from "./tabletop_sheet.js";
 import { BASE, fromLocalInput, gameTitle, nameOf, resultLine, scoreChips, toLocalInput,
   uploadPhoto } from "./tabletop_common.js";
 
@@ -110,12 +111,27 @@ function wrath() {
 
 // -- a finished score sheet --------------------------------------------------------------------
 
+const draftSheet = { game: null, mode: "scores", lowest: false };
+
+/** A score sheet: its result, or — after its result was undone — the fields to enter it again
+ *  (Game-O-Gami: the acts not yet on the sheet). */
 function sheet() {
   const acts = game.state.acts;
-  return el("div", {}, scoreChips(game),
-    acts ? acts.map((a) => el("p", { "data-act": a.act }, t(`tt_act_${a.act}`), ": ",
+  const done = el("div", {}, scoreChips(game),
+    acts ? acts.map((a) => el("p", { "data-act-result": a.act }, t(`tt_act_${a.act}`), ": ",
       a.winners.length ? a.winners.map((k) => nameOf(game, k)).join(", ") : t("tt_nobody_won"),
       ` (${t(`tt_by_${a.decided_by}`)})`)) : null);
+  if (game.status === "finished") return done;
+  draftSheet.game = game.game;
+  const from = (acts?.length ?? 0) + 1;
+  const host = el("div", { id: "tt-sheet" }, resultFields(draftSheet, game.players, render));
+  for (const fs of host.querySelectorAll("fieldset[data-act]")) if (Number(fs.dataset.act) < from) fs.remove();
+  return el("div", {}, done, host, el("button", { type: "button", class: "btn primary", id: "tt-sheet-save", onclick: async () => {
+    for (const event of sheetEvents(draftSheet, host, from)) {
+      await send(event);
+      if (!$("tt-error").hidden) return;
+    }
+  } }, t("tt_save_game")));
 }
 
 // -- details -----------------------------------------------------------------------------------
@@ -174,11 +190,25 @@ function render() {
   document.body.dataset.version = String(game.version);
 }
 
+/** Another device's entries: a live game's page asks again every few seconds while it is on
+ *  screen (and at once when it comes back), redrawing only when the game moved on — typed
+ *  numbers are kept unless something changed. */
+const POLL_MS = 4000;
+async function refresh() {
+  if (document.hidden || !game || game.status !== "live") return;
+  try {
+    const now = await api(`${BASE}/games/${id}`);
+    if (now.version !== game.version) { game = now; render(); }
+  } catch { /* offline for a moment: the next poll or entry tells */ }
+}
+
 async function load() {
   try {
     game = await api(`${BASE}/games/${id}`);
     render();
     document.body.dataset.ttReady = "yes";
+    setInterval(refresh, POLL_MS);
+    document.addEventListener("visibilitychange", refresh);
   } catch (err) { showError($("tt-error"), err); }
 }
 load();
