@@ -51,6 +51,7 @@ def test_complete_a_region_export_undo_and_import(server, tablet: Page, tmp_path
     expect(name).to_have_value("")  # a placeholder is a hint, never text to delete
     expect(name).to_have_attribute("placeholder", "as printed on the card")
     no_ids_on_screen(page)
+    no_sideways_scroll(page, TABLET["width"])
     shot(page, "board-1-region-card")
 
     name.fill("Ember Vale")
@@ -175,6 +176,7 @@ def test_five_players_are_set_up_in_at_most_twelve_taps(server, tablet: Page) ->
     expect(link).to_have_attribute("href", "/setup/board#tribes/dwarves")
     expect(needs.locator('[data-rule="area_bonus"]')).to_contain_text("the area bonus is not scored")
     no_ids_on_screen(page)
+    no_sideways_scroll(page, TABLET["width"])
     shot(page, "new-game-5-players")
     taps.tap(page.locator("#start-game"))
     page.wait_for_url(re.compile(r"/games/\d+$"))
