@@ -192,8 +192,13 @@ def from_json(data: Mapping[str, Any]) -> Message:
 
 def render_stored(value: Any, lang: str) -> str:
     """A stored sentence in ``lang``: a plain string as it is (older logs), a :func:`to_json`
-    dict rendered; a malformed dict falls back to its English ``text``."""
+    dict rendered; a malformed dict, or one whose key the catalogue lacks, falls back to its
+    English ``text``."""
     if isinstance(value, Mapping) and "key" in value:
+        english = catalogue(DEFAULT_LANGUAGE)
+        key = str(value["key"])
+        if key not in english and f"{key}_other" not in english:  # a key this version lacks
+            return str(value.get("text", key))
         try:
             return from_json(value).render(lang)
         except (KeyError, TypeError, ValueError):

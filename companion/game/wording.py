@@ -4,7 +4,7 @@ Use these to build the parameters of a :class:`companion.messages.Message` so th
 names "Anna", not "black", in whatever language it is rendered later (see docs/i18n.md)::
 
     raise NotEnoughArmiesError(msg("err_no_army", player=player(state, color),
-                                   region=place(state, region, realm), why=Term("why_attack")))
+                                   region=place(state, region, realm), why=Term("why_attack_from")))
 """
 
 from __future__ import annotations
