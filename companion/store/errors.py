@@ -61,6 +61,17 @@ class InvalidTitleError(StoreError, ValueError):
     """A game title that is empty or too long."""
 
 
+class CreateKeyReusedError(StoreError, ValueError):
+    """A create key (``Idempotency-Key``) already made a game from a different request."""
+
+    def __init__(self, game_id: int) -> None:
+        super().__init__(
+            f"This request key already started game number {game_id} with other details. "
+            "Use a new key for a new game (reload the page and start again)."
+        )
+        self.game_id = game_id
+
+
 class InvalidRecordError(StoreError, ValueError):
     """A game summary or battle record with a missing or malformed field."""
 

@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.store.errors import (
+    CreateKeyReusedError,
     DatabaseUnusableError,
     DiskFullError,
     ReadOnlyStorageError,
@@ -242,16 +243,52 @@ class GameLog:
         payload = None if first_event is None else _check_event(first_event)
         now = self._clock()
         with self._transaction(write=True) as conn:
-            game_id = conn.execute(
-                "INSERT INTO games (title, created_at, updated_at) VALUES (?, ?, ?)",
-                (title, now, now),
-            ).lastrowid
-            assert game_id is not None
-            if payload is not None:
-                assert first_event is not None
-                self._insert_event(conn, game_id, 1, first_event["type"], payload, now)
-            if meta is not None:
-                self._write_meta(conn, game_id, meta, now)
+            return self._insert_game(conn, title, first_event, payload, meta, now)
+
+    def create_game_once(
+        self, key: str, fingerprint: str, title: str, *, first_event: dict[str, Any],
+        meta: GameMeta | None = None,
+    ) -> tuple[int, bool]:
+        """As :meth:`create_game`, at most once per ``key``: returns ``(game_id, created)``.
+
+        The key is stored in the game's creation transaction, so after a power cut either both
+        the game and its key are there or neither. A key seen before writes nothing and returns
+        its game with ``created=False``; seen before with another ``fingerprint`` (another
+        request body), :class:`CreateKeyReusedError`. Concurrent calls with one key are
+        serialised by the write lock: one creates, the others find its game.
+        """
+        title = _check_title(title)
+        payload = _check_event(first_event)
+        now = self._clock()
+        with self._transaction(write=True) as conn:
+            row = conn.execute(
+                "SELECT fingerprint, game_id FROM create_keys WHERE key = ?", (key,)
+            ).fetchone()
+            if row is not None:
+                if row["fingerprint"] != fingerprint:
+                    raise CreateKeyReusedError(row["game_id"])
+                return int(row["game_id"]), False
+            game_id = self._insert_game(conn, title, first_event, payload, meta, now)
+            conn.execute(
+                "INSERT INTO create_keys (key, fingerprint, game_id, created_at) VALUES (?, ?, ?, ?)",
+                (key, fingerprint, game_id, now),
+            )
+        return game_id, True
+
+    def _insert_game(
+        self, conn: sqlite3.Connection, title: str, first_event: dict[str, Any] | None,
+        payload: str | None, meta: GameMeta | None, now: str,
+    ) -> int:
+        game_id = conn.execute(
+            "INSERT INTO games (title, created_at, updated_at) VALUES (?, ?, ?)",
+            (title, now, now),
+        ).lastrowid
+        assert game_id is not None
+        if payload is not None:
+            assert first_event is not None
+            self._insert_event(conn, game_id, 1, first_event["type"], payload, now)
+        if meta is not None:
+            self._write_meta(conn, game_id, meta, now)
         return game_id
 
     def append(

@@ -255,8 +255,28 @@ _V3: tuple[str, ...] = (
     """,
 )
 
-# v4: owned by the auth helper (issue 12); empty until they fill it.
-_V4: tuple[str, ...] = ()
+# v4 (issue 12): create a game at most once per client-chosen key (the ``Idempotency-Key`` of
+# ``POST /api/games``): a create retried after a lost answer or a power cut finds its game here
+# instead of making a second one. Written in the game's own creation transaction; kept like the
+# games (no update, no delete), so a key never points at another game.
+_V4: tuple[str, ...] = (
+    """
+    CREATE TABLE create_keys (
+        key         TEXT    PRIMARY KEY CHECK (length(key) BETWEEN 1 AND 255),
+        fingerprint TEXT    NOT NULL,           -- sha256 of the request: same key, other body → refused
+        game_id     INTEGER NOT NULL REFERENCES games (id),
+        created_at  TEXT    NOT NULL
+    ) WITHOUT ROWID
+    """,
+    """
+    CREATE TRIGGER create_keys_no_update BEFORE UPDATE ON create_keys
+    BEGIN SELECT RAISE(ABORT, 'a create key always names the game it created'); END
+    """,
+    """
+    CREATE TRIGGER create_keys_no_delete BEFORE DELETE ON create_keys
+    BEGIN SELECT RAISE(ABORT, 'a create key always names the game it created'); END
+    """,
+)
 
 # v5 (issue 16): the game-night log of the other games of an evening (companion.store.nights).
 # ``tt_events`` is append-only like ``events`` (a wrong entry is taken back by an undo event);

@@ -91,6 +91,33 @@ class GameService:
             self._notify(game_id, state.version)
         return game_id, state
 
+    def new_game_once(
+        self, command: Mapping[str, Any], key: str, fingerprint: str, board: Any = None
+    ) -> tuple[int, Any, bool]:
+        """As :meth:`new_game`, at most once per client-chosen ``key``: ``(game_id, state,
+        created)``. A repeat of the key (a retried create whose answer was lost) creates
+        nothing, notifies nobody and returns the game's state as it was created (its first
+        event replayed), so the retry gets the same answer. The same key with another
+        ``fingerprint`` (request) raises :class:`CreateKeyReusedError`. See
+        :meth:`GameLog.create_game_once` for the transaction.
+        """
+        data = dict(command) if isinstance(command, Mapping) else command
+        if isinstance(data, dict) and data.get("board") is None:
+            data["board"] = self.rules.board_snapshot(board)
+        cmd = self.rules.parse(data)
+        event = self.rules.decide(None, cmd)
+        state = self.rules.evolve(None, event)
+        game_id, created = self.log.create_game_once(
+            key, fingerprint, self.rules.title(state), first_event=event, meta=self.rules.meta(state)
+        )
+        if created:
+            with self._game_lock(game_id):
+                self._remember(game_id, state, event)
+                self._notify(game_id, state.version)
+            return game_id, state, True
+        first = self.log.events(game_id)[0]
+        return game_id, self.rules.evolve(None, first.payload), False
+
     def execute(
         self, game_id: int, command: Mapping[str, Any], expected_version: int | None = None
     ) -> Any:

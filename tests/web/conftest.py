@@ -19,6 +19,7 @@ from flask.testing import FlaskClient
 
 from companion.config import Settings
 from companion.web import create_app
+from companion.web.auth import pin_store
 
 PLAYERS = [
     {"color": "red", "name": "Dirk", "light_tribe": "elves", "dark_tribe": "demons"},
@@ -63,7 +64,8 @@ class SignedInClient(FlaskClient):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        ok(self.post("/api/session", json={"pin": self.application.config.get("PIN", TABLE_PIN)}))
+        pin = pin_store(self.application).credentials().pin  # as the host reads it off the console
+        ok(self.post("/api/session", json={"pin": pin}))
 
 
 def guest_client(app: Flask) -> FlaskClient:

@@ -64,6 +64,7 @@ def _status_table() -> list[tuple[type[BaseException], int]]:
     by tools that only want the classes above."""
     from companion.hw.errors import CountCancelledError, CountInProgressError, HardwareError
     from companion.store.errors import (
+        CreateKeyReusedError,
         DatabaseUnusableError,
         GameNotFoundError,
         GameUnreadableError,
@@ -81,6 +82,7 @@ def _status_table() -> list[tuple[type[BaseException], int]]:
         (SchemaTooNewError, 500),
         (StorageError, 503),  # disk full / read-only: nothing was saved; try again later
         (VersionConflictError, 409),
+        (CreateKeyReusedError, 409),  # an Idempotency-Key already made another game
         (CountInProgressError, 409),  # the other press wins; the reading reaches everyone anyway
         (CountCancelledError, 409),  # someone pressed cancel: not a broken camera
         (HardwareError, 503),  # camera/buttons not available: the UI offers manual entry

@@ -6,6 +6,7 @@ from typing import Any
 
 from flask import Blueprint, Response, jsonify
 
+from companion.web import create_once
 from companion.web.api.board import current_board
 from companion.web.api.shapes import CommandRequest, CommandResult, Game, GameSummary, NewGame
 from companion.web.api.runtime import runtime
@@ -27,14 +28,25 @@ def list_games() -> Response:
 
 
 @bp.post("/games")
-@operation("Start a new game")
+@operation("Start a new game", errors=(409,), headers=[create_once.HEADER_SPEC])
 @accepts(NewGame)
-@responds(201, Game, "The new game.", links_id=("game_id", "$response.body#/id"))
+@responds(201, Game, "The new game (or, for a repeated Idempotency-Key, the game it made).",
+          links_id=("game_id", "$response.body#/id"))
 def create_game(body: NewGame) -> tuple[Response, int]:
     rt = runtime()
-    game_id, state = rt.service.new_game(body.command(), board=current_board(rt))
+    command, key = body.command(), create_once.create_key()
+    if key is None:
+        game_id, state = rt.service.new_game(command, board=current_board(rt))
+        created = True
+    else:
+        game_id, state, created = rt.service.new_game_once(
+            command, key, create_once.fingerprint(command), board=current_board(rt)
+        )
     rt.touch(game_id)
-    return jsonify(game_body(game_id, state)), 201
+    response = jsonify(game_body(game_id, state))
+    if not created:
+        response.headers["Idempotent-Replayed"] = "true"
+    return response, 201
 
 
 @bp.get("/games/<int:game_id>")

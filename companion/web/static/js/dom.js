@@ -9,6 +9,7 @@ export function el(tag, attrs = {}, ...children) {
     if (key.startsWith("on") && typeof value === "function") node.addEventListener(key.slice(2), value);
     else if (key === "dataset") Object.assign(node.dataset, value);
     else if (key === "text") node.textContent = value;
+    else if (key === "style") node.style.cssText = String(value); // CSSOM: allowed by the CSP
     else if (value === true) node.setAttribute(key, "");
     else node.setAttribute(key, String(value));
   }
