@@ -167,7 +167,7 @@ def _report(rows: list[dict[str, Any]], waits: dict[str, list[float]]) -> None:
         per_battle = sum(values) / len(rows)
         total += per_battle
         print(f"  {label:<42} {statistics.median(values):6.3f} / {max(values):6.3f}")
-    print(f"  {'machine waiting per battle (sum of medians≈)':<42} {total:6.3f}")
+    print(f"  {'machine waiting per battle (mean, summed)':<42} {total:6.3f}")
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -92,3 +92,24 @@ def test_a_move_along_a_way_picked_on_the_board(server, setup) -> None:
     assert [(w["region"], w["realm"]) for w in move["command"]["path"]] == [("borderland", "light")]
     state = api.state(game)
     assert state["regions"]["light"]["white-falls"]["armies"]["red"] == 2 + 5
+
+
+def test_the_marker_is_corrected_on_the_tablet_and_undone(server, setup) -> None:
+    page, api = setup
+    game = api.new_game()
+    before = api.to_actions(game)
+    page.goto(f"{server.url}/games/{game}")
+    panel_ready(page)
+    page.locator("#corrections summary").click()
+    page.locator('#corrections [data-field="correction_kind"] button[data-value="turn_order"]').click()
+    f = page.locator('#corrections form[data-command="correct"]')
+    f.locator('[data-field="marker_holder"] button[data-value="purple"]').click()
+    f.locator('input[name="reason"]').fill("the marker went to the wrong player")
+    v = int(page.locator("#state-version").inner_text())
+    f.locator('button[type="submit"]').click()
+    expect(page.locator("#state-version")).to_have_text(str(v + 1))
+    state = api.state(game)
+    assert state["marker_holder"] == "purple" and state["first_player"] == before["first_player"]
+    page.locator("#undo-btn").click()
+    expect(page.locator("#state-version")).to_have_text(str(v + 2))
+    assert api.state(game)["marker_holder"] == before["marker_holder"]

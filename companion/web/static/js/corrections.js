@@ -28,6 +28,17 @@ const KINDS = {
         options: ctx.state.players.map((p) => ({ value: p.color, label: p.name || p.color })) }],
     pack: ({ region, holder }) => ({ cards: [{ region, holder: holder ?? null }] }),
   },
+  // Who starts this round, who holds the first-player marker (starts the next one), the round.
+  turn_order: {
+    spec: (ctx) => [
+      { name: "first_player", kind: "player", label: t("first_player"), value: ctx.state.firstPlayer },
+      { name: "marker_holder", kind: "player", label: t("field_marker_holder"), value: ctx.state.markerHolder },
+      { name: "round", kind: "count", min: 1, max: ctx.state.rounds ?? 10, value: ctx.state.round || 1, label: t("field_round") }],
+    pack: ({ first_player: first, marker_holder: marker, round }, ctx) => ({
+      ...(first !== ctx.state.firstPlayer && { first_player: first }),
+      ...(marker !== ctx.state.markerHolder && { marker_holder: marker }),
+      ...(round !== ctx.state.round && { round }) }),
+  },
   building: {
     spec: () => [...where,
       { name: "building", kind: "select", optional: true, placeholder: t("building_none"), options: ["shrine", "capital"].map((b) => ({ value: b, label: t(`building_${b}`) })) },
@@ -45,7 +56,7 @@ export function correctionsPanel(ctx) {
     const spec = KINDS[kind];
     clear(host, commandForm(ctx, {
       type: "correct", spec: [...spec.spec(ctx), reason], submitLabel: t("correct_apply"),
-      transform: ({ type, reason: why, ...rest }) => ({ type, reason: why, ...spec.pack(rest) }),
+      transform: ({ type, reason: why, ...rest }) => ({ type, reason: why, ...spec.pack(rest, ctx) }),
       onDone: () => { show(kind); done.hidden = false; }, // a fresh form for the next fix
     }));
   };
