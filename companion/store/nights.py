@@ -238,17 +238,27 @@ def get_game(log: GameLog, game_id: Any) -> dict[str, Any]:
 
 def list_games(log: GameLog, night: Any = None) -> list[dict[str, Any]]:
     """Every game (of one night, ``YYYY-MM-DD``, when given), newest first."""
+    where, args = "", ()
     if night is not None:
         try:
-            date.fromisoformat(night)
+            day = date.fromisoformat(night)
         except (TypeError, ValueError):
             raise InvalidNightGameError(f"{night!r} is not a date like 2026-11-24.") from None
+        where, args = " AND started_at >= ? AND started_at < ?", _night_range(day)
     with log.reading() as conn:
-        rows = conn.execute(
-            "SELECT * FROM tt_games WHERE status <> 'deleting' ORDER BY started_at DESC, id DESC").fetchall()
+        rows = conn.execute(f"SELECT * FROM tt_games WHERE status <> 'deleting'{where}"
+                            " ORDER BY started_at DESC, id DESC", args).fetchall()
         linked = _linked(conn)
-    games = [_as_dict(r, linked) for r in rows]
-    return [g for g in games if night is None or g["night"] == night]
+    return [_as_dict(r, linked) for r in rows]
+
+
+def _night_range(day: date) -> tuple[str, str]:
+    """The stored-time range (UTC text, as :func:`parse_time` writes it) of one evening."""
+    after = day + timedelta(days=1)
+    # Naive local times made aware one by one: a night across a clock change is 23 or 25 hours.
+    bounds = (datetime(day.year, day.month, day.day, NIGHT_STARTS_BEFORE).astimezone(),
+              datetime(after.year, after.month, after.day, NIGHT_STARTS_BEFORE).astimezone())
+    return tuple(b.astimezone(timezone.utc).isoformat(timespec="milliseconds") for b in bounds)  # type: ignore[return-value]
 
 
 def nights(log: GameLog) -> list[dict[str, Any]]:

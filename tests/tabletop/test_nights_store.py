@@ -95,6 +95,23 @@ def test_a_game_begun_after_midnight_belongs_to_the_evening_before(monkeypatch) 
         time.tzset()
 
 
+def test_the_evening_list_holds_exactly_the_games_of_that_evening_across_a_clock_change(log, monkeypatch) -> None:
+    monkeypatch.setenv("TZ", "Europe/Berlin")
+    time.tzset()
+    try:  # 2026-10-25: clocks go back at 03:00, so that night runs 25 hours (04:00Z to 05:00Z)
+        starts = ["2026-10-24T03:59:59.000Z", "2026-10-24T04:00:00.000Z", "2026-10-25T04:59:59.000Z",
+                  "2026-10-25T05:00:00.000Z"]
+        for start in starts:
+            nights.create_game(log, nights.parse_new_game({"game": "amrtaka", "players": ["A", "B"], "started_at": start}))
+        listed = sorted(g["started_at"] for g in nights.list_games(log, "2026-10-24"))
+        assert listed == ["2026-10-24T04:00:00.000+00:00", "2026-10-25T04:59:59.000+00:00"]
+        assert all(nights.night_of(g["started_at"]) == g["night"] for g in nights.list_games(log))
+        assert {n["night"]: n["games"] for n in nights.nights(log)} == {"2026-10-23": 1, "2026-10-24": 2, "2026-10-25": 1}
+    finally:
+        monkeypatch.undo()
+        time.tzset()
+
+
 def test_times_need_their_zone_and_an_end_after_the_start(log) -> None:
     with pytest.raises(nights.InvalidNightGameError, match="time zone"):
         nights.parse_new_game({"game": "amrtaka", "players": ["A", "B"], "started_at": "2026-11-24T19:00"})
