@@ -329,7 +329,8 @@ def create_game(log: GameLog, new: NewGame) -> dict[str, Any]:
     keys = [p["key"] for p in new.players]
     state = rules.new_state(keys, new.options)
     stored: list[dict[str, Any]] = []
-    names = {p["key"]: p["name"] for p in new.players if p["name"]}
+    with log.reading() as conn:  # roster names for a refusal's message (checked again below)
+        names = {p["key"]: p["name"] for p in _check_people(conn, new.players)}
     for event in new.events:
         state = _step(rules, keys, new.options, stored, event, names)
         stored.append(event.to_json())

@@ -8,7 +8,7 @@ import io
 import json
 from urllib.parse import parse_qs, urlparse
 
-from ..conftest import error_of, ok
+from ..conftest import error_of, guest_client, ok
 
 BASE = "/api/tabletop"
 PNG = b"\x89PNG\r\n\x1a\n" + b"\x00" * 64
@@ -170,3 +170,13 @@ def test_nights_group_the_games_of_an_evening(client):
     assert len(ok(client.get(f"{BASE}/games", query_string={"night": nights[0]["night"]}))) == 1
     assert ok(client.get(f"{BASE}/games", query_string={"night": "2001-01-01"})) == []
     error_of(client.get(f"{BASE}/games", query_string={"night": "soon"}), 400)
+
+
+def test_changes_need_the_table_pin_but_reading_does_not(app, client):
+    guest = guest_client(app)
+    game = create(client, game="amrtaka", players=["Ani", "Ben"])
+    assert guest.post(f"{BASE}/games", json={"game": "amrtaka", "players": ["A", "B"]}).status_code == 401
+    assert guest.post(f"{BASE}/games/{game['id']}/events", json={"event": {"type": "end_turn"}}).status_code == 401
+    assert guest.put(f"{BASE}/games/{game['id']}/photo", data=PNG).status_code == 401
+    assert guest.delete(f"{BASE}/games/{game['id']}").status_code == 401
+    assert ok(guest.get(f"{BASE}/games/{game['id']}"))["version"] == 0
