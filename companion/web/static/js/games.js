@@ -1,22 +1,12 @@
 // Games list: resume any game, start a new one.
 import { api } from "./api.js";
 import { el, clear, who, showError } from "./dom.js";
-import { t, colourName, list as listOf } from "./i18n.js";
+import { t, gameTitle } from "./i18n.js";
 
 function when(iso) {
   if (!iso) return "";
   const d = new Date(iso);
   return isNaN(d) ? String(iso) : d.toLocaleString(document.documentElement.lang);
-}
-
-/** The store names a game without a title after its players, in English ("Ana, Ben and Cleo",
- *  companion.store.rules.game_title); such a title is said again in the page's language. */
-function title(g) {
-  const players = (g.players || []).map((p) => (typeof p === "string" ? { color: p, name: "" } : p));
-  const stored = players.map((p) => p.name || p.color);
-  const english = stored.length > 1 ? `${stored.slice(0, -1).join(", ")} and ${stored[stored.length - 1]}` : stored[0];
-  if (g.title && g.title !== english) return g.title;
-  return players.length ? listOf(players.map((p) => p.name || colourName(p.color))) : `${t("game")} ${g.id}`;
 }
 
 function playerList(players) {
@@ -30,7 +20,7 @@ async function load() {
     document.getElementById("games-empty").hidden = games.length > 0;
     clear(list, games.map((g) => el("li", { "data-game-id": g.id },
       el("a", { class: "resume", href: `/games/${g.id}` },
-        el("h2", {}, title(g)),
+        el("h2", {}, gameTitle(g)),
         el("div", { class: "row" }, playerList(g.players)),
         el("div", {}, g.status === "finished" || g.winner
           ? t("game_over_winner", { winner: (Array.isArray(g.winner) ? g.winner : [g.winner]).filter(Boolean).map((c) => t(`color_${c}`)).join(", ") || "–" })

@@ -31,3 +31,14 @@ export function num(value, digits = 2, minDigits = 0) {
 export function list(items) {
   return new Intl.ListFormat(LANG, { style: "long", type: "conjunction" }).format(items.map(String));
 }
+
+/** A game's title from GET /api/games. The store names a game without its own title after its
+ *  players, in English ("Ana, Ben and Cleo", companion.store.rules.game_title); such a title is
+ *  said again in the page's language ("Ana, Ben und Cleo"). */
+export function gameTitle(g) {
+  const players = (g.players || []).map((p) => (typeof p === "string" ? { color: p, name: "" } : p));
+  const stored = players.map((p) => p.name || p.color);
+  const english = stored.length > 1 ? `${stored.slice(0, -1).join(", ")} and ${stored[stored.length - 1]}` : stored[0];
+  if (g.title && g.title !== english) return g.title;
+  return players.length ? list(players.map((p) => p.name || colourName(p.color))) : `${t("game")} ${g.id}`;
+}

@@ -5,7 +5,7 @@ import { api } from "./api.js";
 import { COLOURS } from "./board.js";
 import { COLOUR_HEX, draw, percent } from "./charts.js";
 import { el, clear, who, showError } from "./dom.js";
-import { t, colourName, num as formatNumber } from "./i18n.js";
+import { t, colourName, gameTitle, num as formatNumber } from "./i18n.js";
 import { renderRoster } from "./roster.js";
 
 const ALL = [...COLOURS, "green"];
@@ -130,7 +130,7 @@ export async function renderPeople(host, onChange) {
 export async function renderGame(host, games, settings) {
   if (!games.length) { clear(host, notEnough()); return; }
   const select = el("select", { id: "game-pick", onchange: () => show(Number(select.value)) },
-    games.slice(0, 300).map((g) => el("option", { value: g.id }, `${g.id}: ${g.title}`))); // the latest 300
+    games.slice(0, 300).map((g) => el("option", { value: g.id }, `${g.id}: ${gameTitle(g)}`))); // the latest 300
   const body = el("div", { id: "game-stats" });
   clear(host, select, body);
   async function show(id) {
@@ -161,7 +161,7 @@ export async function renderGame(host, games, settings) {
         data: { labels: r.rounds.map((x) => `${t("round")} ${x.round}`), datasets: r.players.map((p) => ({
           label: p.name || colourName(p.color), data: r.rounds.map((x) => x.vp[p.color] ?? null),
           borderColor: COLOUR_HEX[p.color], backgroundColor: COLOUR_HEX[p.color], tension: 0.2 })) },
-        options: { scales: { y: { beginAtZero: true, title: { display: true, text: "VP" } } } },
+        options: { scales: { y: { beginAtZero: true, title: { display: true, text: t("vp_axis") } } } },
       });
     } catch (err) { clear(body, el("p", { class: "error" }, err.message)); }
   }
