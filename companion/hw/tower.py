@@ -386,7 +386,7 @@ class Tower:
         if counter is None:
             from companion.vision.counting import count_cubes as counter
         counts = {c: int(n) for c, n in dict(counter(photo, self.calibration).counts).items() if n}
-        self._tray_left = counts
+        self._tray_left = TrayNotEmptyError(counts).counts if counts else {}  # colour order
         if counts:
             self._empty = None
             self._attention = True

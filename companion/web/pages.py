@@ -116,3 +116,9 @@ def night_game(game_id: int) -> Response:
 def tower() -> Response:
     """Tower check: camera picture, buttons, backend status."""
     return _render("tower.html", "tower", "tower.js")
+
+
+@bp.get("/tower/camera")
+def camera_setup() -> Response:
+    """Camera set-up: live picture, tray outline, one tap per colour, check, saved calibrations."""
+    return _render("camera_setup.html", "tower", "camera_setup.js")

@@ -110,6 +110,10 @@ def _serve(args: argparse.Namespace) -> int:
     log.info("data in %s", settings.data_dir.resolve())
     log.info("tower: %s", describe_tower(app))
     log.info("serving on http://%s:%s/", settings.host, server.effective_port)
+    from companion.web.netaddr import addresses, console_lines
+
+    for line in console_lines(addresses(settings.host, server.effective_port)):
+        print(line, flush=True)  # the address to type on the tablets, and its QR code
     log.info("%s", pin_banner(app))
     # Daily backups and photo pruning on their own thread; holds the data folder's lock.
     maintenance = start_maintenance(settings.data_dir, settings.database_path, runtime.log)

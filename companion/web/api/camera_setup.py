@@ -297,3 +297,24 @@ def simulated_tray(body: SimulatedTray) -> Response:
 def _tray_not_empty(exc: TrayNotEmptyError) -> Response:
     """Not a broken camera: the players must clear the tray (409, the tablets say what lies there)."""
     return error_response(type(exc).__name__, str(exc), 409)
+
+
+# -- find the app -------------------------------------------------------------------------------
+
+class AddressOut(Answer):
+    urls: list[str] = Field(description="Addresses to type on a tablet, best first (never 0.0.0.0).")
+    local_name: str | None = Field(description="The .local name when mDNS (avahi) answers for it.")
+    qr_svg: str | None = Field(description="An SVG QR code of the first address.")
+
+
+@bp.get("/address")
+@operation("The address to open on the tablets, and its QR code")
+@responds(200, AddressOut, "The addresses.")
+def address() -> Response:
+    from flask import request
+
+    from companion.web.netaddr import addresses
+
+    rt = runtime()
+    port = int(request.environ.get("SERVER_PORT") or rt.settings.port)
+    return jsonify(addresses(rt.settings.host, port).to_json())

@@ -40,7 +40,11 @@ export function pressBlock(ctx, onReading) {
       onReading(answer);
     } catch (err) {
       status.textContent = "";
-      showError(error, err.status === 503 ? t("camera_unavailable", { reason: err.message }) : err);
+      if (err.kind === "TrayNotEmptyError") {
+        showTrayLeft(error, ctx);
+      } else {
+        showError(error, err.status === 503 ? t("camera_unavailable", { reason: err.message }) : err);
+      }
       press.disabled = false;
     }
   } }, t("press_button"));
@@ -49,7 +53,7 @@ export function pressBlock(ctx, onReading) {
   calibrationGaps(ctx).then((missing) => {
     if (!missing.length) return;
     notice.replaceChildren(t("camera_lacks_colours", { colours: missing.map(colourName).join(", ") }), " ",
-      el("a", { href: "/tower" }, t("calibrate_camera")));
+      el("a", { href: `/tower/camera?game=${ctx.id}` }, t("calibrate_camera")));
     notice.hidden = false;
     manual.classList.add("primary");
   });
@@ -58,6 +62,24 @@ export function pressBlock(ctx, onReading) {
     el("p", { class: "hint" }, t("physical_button_hint")),
     notice,
     el("div", { class: "row" }, press, manual), status, error);
+}
+
+/** Cubes still in the tray before the throw: "2 red, 1 black — clear the tray" in this tablet's
+ *  language (from the tower status), and on the simulated tower a button that clears it. */
+async function showTrayLeft(error, ctx) {
+  let tower = {};
+  try { tower = await api("/api/tower"); } catch { /* the words below still say it */ }
+  const what = Object.entries(tower.tray_left || {}).map(([c, n]) => `${n} ${colourName(c)}`).join(", ");
+  const parts = [t("tray_not_empty", { what })];
+  if (tower.simulated) {
+    parts.push(" ", el("button", { type: "button", class: "btn", id: "clear-sim-tray", onclick: async () => {
+      await api("/api/tower/simulated-tray", { method: "PUT", body: { cubes: {} } });
+      error.hidden = true;
+    } }, t("tray_clear_sim")));
+  }
+  error.replaceChildren(...parts);
+  error.hidden = false;
+  error.dataset.kind = "TrayNotEmptyError";
 }
 
 /** The game's colours (and green) that the camera's calibration has no sample of — the tablet

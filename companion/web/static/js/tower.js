@@ -41,5 +41,20 @@ async function press(button) {
 
 document.getElementById("press-count").addEventListener("click", () => press("count"));
 document.getElementById("press-cancel").addEventListener("click", () => press("cancel"));
+/** The address to type on the tablets and its QR code (an SVG made by the server, segno). */
+async function loadAddress() {
+  try {
+    const answer = await api("/api/address");
+    clear(document.getElementById("address-urls"), answer.urls.map((u) => el("li", {}, el("strong", {}, u))));
+    const box = document.getElementById("address-qr");
+    if (answer.qr_svg) {
+      box.innerHTML = answer.qr_svg; // made by the server (segno), not typed by anyone
+      const svg = box.querySelector("svg");
+      svg.setAttribute("width", "100%"); svg.setAttribute("role", "img"); svg.setAttribute("aria-label", answer.urls[0]);
+    }
+  } catch (err) { showError(document.getElementById("tower-error"), err); }
+}
+
 subscribe(null, { tower: render, reconnected: load });
 load();
+loadAddress();

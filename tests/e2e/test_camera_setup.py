@@ -1,0 +1,103 @@
+"""Issue 13 on the tablet: the simulated tower is calibrated by dragging the tray outline and
+tapping one cube per colour on its picture; the battle then waits for a tray left non-empty.
+Screenshots of each step go to docs/screenshots/ (README)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+from playwright.sync_api import expect
+
+from companion.vision.counting import count_cubes
+from companion.vision.synthetic import RenderConditions, synthetic_calibration
+
+from .test_two_tablets import Api, tablets  # noqa: F401 (a fixture)
+
+pytestmark = pytest.mark.e2e
+SHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
+ALL = ("red", "blue", "yellow", "purple", "black", "green")
+
+
+def screen_point(page, x, y, size=(1280, 960)):
+    box = page.locator("#camera-overlay").bounding_box()
+    return box["x"] + x * box["width"] / size[0], box["y"] + y * box["height"] / size[1]
+
+
+def test_calibrate_by_tapping_then_a_battle_waits_for_an_empty_tray(server, tablets):
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page = tablets()
+    api = Api(page.context, server.url)
+    placed = api.request.put(f"{server.url}/api/tower/simulated-tray", data={"cubes": {c: 1 for c in ALL}})
+    assert placed.ok, placed.text()
+    page.goto(f"{server.url}/tower/camera")
+    expect(page.locator("#camera-image")).to_have_attribute("data-live", "1")
+    expect(page.locator('circle[data-corner="3"]')).to_be_visible()
+    # drag the four corners onto the tray's corners
+    for i, (x, y) in enumerate(RenderConditions().roi):
+        corner = page.locator(f'circle[data-corner="{i}"]').bounding_box()
+        page.mouse.move(corner["x"] + corner["width"] / 2, corner["y"] + corner["height"] / 2)
+        page.mouse.down()
+        page.mouse.move(*screen_point(page, x, y), steps=4)
+        page.mouse.up()
+    page.screenshot(path=str(SHOTS / "camera-1-outline.png"), full_page=True)
+    page.locator("#camera-take").click()
+    expect(page.locator("#camera-image")).to_have_attribute("data-live", "0")
+    photo_id = page.locator("#camera-image").get_attribute("data-photo")
+    data = api.request.get(f"{server.url}/api/camera/photos/{photo_id}.jpg").body()
+    image = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
+    where = {c.color: (c.x, c.y) for c in count_cubes(image, synthetic_calibration()).cubes}
+    for n, colour in enumerate(ALL, 1):  # the chips ask for the colours in this order
+        expect(page.locator(f'.chip.current[data-colour="{colour}"]')).to_be_visible()
+        page.locator("#camera-overlay").scroll_into_view_if_needed()
+        page.mouse.click(*screen_point(page, *where[colour]))
+        expect(page.locator("circle[data-tap]")).to_have_count(n)
+    expect(page.locator("circle[data-tap]")).to_have_count(6)
+    page.screenshot(path=str(SHOTS / "camera-2-taps.png"), full_page=True)
+    page.locator("#camera-check").click()
+    found = page.locator("#camera-found")
+    for colour in ("Red", "Blue", "Yellow", "Purple", "Black", "Green"):
+        expect(found).to_contain_text(colour)
+    page.screenshot(path=str(SHOTS / "camera-3-check.png"), full_page=True)
+    page.locator("#camera-save").click()
+    expect(page.locator("#camera-saved")).to_be_visible()
+    expect(page.locator("#camera-history li[data-id]")).to_have_count(1)
+    page.screenshot(path=str(SHOTS / "camera-4-saved.png"), full_page=True)
+
+    # a battle with cubes left in the tray: the tablet says what lies there and waits
+    game = api.new_game()
+    api.request.put(f"{server.url}/api/tower/simulated-tray", data={"cubes": {}})
+    api.to_actions(game)
+    while (turn := api.state(game)["turn"]) != "red":
+        api.do(game, type="pass", player=turn, compensation="gold")
+    api.do(game, type="attack", player="red", source="borderland", target="white-falls",
+           realm="light", armies=3, card="target")
+    api.request.put(f"{server.url}/api/tower/simulated-tray", data={"cubes": {"red": 2, "black": 1}})
+    page.goto(f"{server.url}/games/{game}")
+    before = api.state(game)["version"]
+    page.locator("#press-button").click()
+    left = page.locator('.panel.press .error[data-kind="TrayNotEmptyError"]')
+    expect(left).to_contain_text(re.compile(r"2 Red, 1 Black — clear the tray"))
+    assert api.state(game)["version"] == before  # the count waits: nothing thrown, nothing read
+    page.screenshot(path=str(SHOTS / "battle-tray-not-empty.png"), full_page=True)
+    page.locator("#clear-sim-tray").click()
+    page.locator("#press-button").click()
+    expect(page.locator("#count-editor")).to_be_visible()
+    reading = api.state(game)["reading"]
+    stored = api.request.get(f"{server.url}/api/readings/{reading['id']}").json()["reading"]
+    assert stored["empty_url"].endswith("/empty.jpg") and stored["counts"] == reading["camera"]
+    assert api.request.get(f"{server.url}{stored['empty_url']}").headers["content-type"] == "image/jpeg"
+
+
+def test_the_tower_page_shows_the_address_and_a_qr_code(server, tablets):
+    page = tablets(f"{server.url}/tower")
+    expect(page.locator("#address-urls li").first).to_contain_text(re.compile(r"^http://\S+:\d+/$"))
+    expect(page.locator("#address-qr svg")).to_be_visible()
+    expect(page.locator("#camera-setup-link")).to_have_attribute("href", "/tower/camera")
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.goto(f"{server.url}/tower/camera?lang=de")
+    expect(page.locator("h1")).to_have_text("Kamera einrichten")
+    page.screenshot(path=str(SHOTS / "camera-phone-de.png"), full_page=True)
