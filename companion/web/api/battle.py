@@ -8,6 +8,9 @@ from __future__ import annotations
 
 from flask import Blueprint, Response, jsonify, send_file
 
+from companion.messages import localize_warnings
+from companion.web.i18n import request_language
+
 from companion.web.api.errors import NotFoundError
 from companion.web.api.runtime import runtime
 from companion.web.api.shapes import CountAnswer, Preview, PreviewRequest, ReadingEnvelope
@@ -47,7 +50,8 @@ def count(game_id: int) -> Response:
     rt.touch(game_id)
     reading = rt.counter.count(game_id)
     # The counts are now the game's shared reading: the new state saves the device a request.
-    return jsonify({"reading": reading, "state": rt.service.state(game_id).to_dict()})
+    state = localize_warnings(rt.service.state(game_id).to_dict(), request_language())
+    return jsonify({"reading": reading, "state": state})
 
 
 @bp.get("/games/<int:game_id>/battle/reading")

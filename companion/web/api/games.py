@@ -6,18 +6,21 @@ from typing import Any
 
 from flask import Blueprint, Response, jsonify
 
+from companion.messages import localize_warnings
 from companion.web import create_once
 from companion.web.api.board import current_board
 from companion.web.api.shapes import CommandRequest, CommandResult, Game, GameSummary, NewGame
 from companion.web.api.runtime import runtime
 from companion.web.api.shapes_options import NotPlayingError, Options, OptionsQuery
 from companion.web.api.spec import accepts, accepts_query, operation, responds
+from companion.web.i18n import request_language
 
 bp = Blueprint("api_games", __name__, url_prefix="/api")
 
 
 def game_body(game_id: int, state: Any, **extra: Any) -> dict[str, Any]:
-    return {"id": game_id, "state": state.to_dict(), **extra}
+    """A game as the API sends it; stored warnings rendered in the page's language."""
+    return localize_warnings({"id": game_id, "state": state.to_dict(), **extra}, request_language())
 
 
 @bp.get("/games")
