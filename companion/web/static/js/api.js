@@ -1,5 +1,6 @@
 // The JSON API client. Every failure becomes an ApiError whose message is for players.
 import { t, LANG } from "./i18n.js";
+import { askForPin } from "./pin.js";
 
 export class ApiError extends Error {
   constructor(status, kind, message) {
@@ -9,14 +10,16 @@ export class ApiError extends Error {
   }
 }
 
-/** Call the API; resolves with the parsed JSON, rejects with ApiError (never a raw TypeError). */
-export async function api(path, { method = "GET", body } = {}) {
+/** Call the API; resolves with the parsed JSON, rejects with ApiError (never a raw TypeError).
+ *  A change refused for want of the table PIN (401) opens the PIN dialog and is sent once more
+ *  after signing in. */
+export async function api(path, { method = "GET", body, headers = {}, pinAsked = false } = {}) {
   let response;
   try {
     response = await fetch(path, {
       method,
       // The page's language, so errors and warnings come back in it (companion.web.i18n).
-      headers: body === undefined ? { "Accept-Language": LANG } : { "Content-Type": "application/json", "Accept-Language": LANG },
+      headers: { ...(body === undefined ? { "Accept-Language": LANG } : { "Content-Type": "application/json", "Accept-Language": LANG }), ...headers },
       body: body === undefined ? undefined : JSON.stringify(body),
       cache: "no-store",
     });
@@ -30,6 +33,9 @@ export async function api(path, { method = "GET", body } = {}) {
   }
   if (!response.ok) {
     const e = data && data.error;
+    if (response.status === 401 && e?.kind === "PinRequiredError" && !pinAsked && await askForPin()) {
+      return api(path, { method, body, headers, pinAsked: true });
+    }
     const message = e?.message || (response.status === 404 ? t("err_not_found") : t("err_server", { status: response.status }));
     throw new ApiError(response.status, e?.kind || "HttpError", message);
   }
@@ -37,6 +43,16 @@ export async function api(path, { method = "GET", body } = {}) {
 }
 
 export const getGame = (id) => api(`/api/games/${id}`);
+
+/** A random key for an Idempotency-Key header (crypto.randomUUID needs HTTPS; the Pi is plain
+ *  HTTP on the Wi-Fi, so the UUID is built from getRandomValues, available everywhere). */
+export function requestKey() {
+  const b = crypto.getRandomValues(new Uint8Array(16));
+  b[6] = (b[6] & 0x0f) | 0x40; // version 4
+  b[8] = (b[8] & 0x3f) | 0x80; // RFC 4122 variant
+  const hex = [...b].map((x) => x.toString(16).padStart(2, "0")).join("");
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
 
 /** Send one command; `expectedVersion` makes a stale tablet get a 409 instead of a wrong move. */
 export function sendCommand(id, command, expectedVersion) {

@@ -3,7 +3,7 @@
 // colour and its own light and dark tribe (tap to change), rounds follow the count. Before the
 // submit, the page says which board data the chosen tribes still lack and links to where to
 // enter it (GET /api/board/needs), so nothing is found out by a rejection.
-import { api } from "./api.js";
+import { api, requestKey } from "./api.js";
 import { COLOURS, defaultRounds, normaliseBoard, displayName } from "./board.js";
 import { gapList } from "./board_gaps.js";
 import { el, clear, showError } from "./dom.js";
@@ -132,6 +132,8 @@ function problems() {
   return null;
 }
 
+let createKey = { body: null, key: null }; // Idempotency-Key of the set-up last sent
+
 async function submit(event) {
   event.preventDefault();
   const problem = problems();
@@ -139,11 +141,16 @@ async function submit(event) {
   if (problem) return;
   $("start-game").disabled = true;
   try {
-    const answer = await api("/api/games", { method: "POST", body: {
+    const body = {
       players: seats.map((s) => ({ color: s.color, name: s.name.trim(), light_tribe: s.light_tribe, dark_tribe: s.dark_tribe })),
       first_player: $("first-player").value,
       rounds: Number($("rounds").value),
-    } });
+    };
+    // The same set-up tapped again (its answer was lost: Wi-Fi, power cut) keeps its key, so the
+    // server hands back the game it made instead of a second one; a changed set-up gets a new key.
+    const text = JSON.stringify(body);
+    if (text !== createKey.body) createKey = { body: text, key: requestKey() };
+    const answer = await api("/api/games", { method: "POST", body, headers: { "Idempotency-Key": createKey.key } });
     await linkPeople(answer.id, seats);
     window.location.href = `/games/${answer.id}`;
   } catch (err) {
