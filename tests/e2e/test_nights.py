@@ -135,6 +135,14 @@ def test_the_night_page_in_german_and_the_games_in_the_statistics(server, browse
     expect(page.locator("#tt-picker [data-game='generic']")).to_have_text("Ein anderes Spiel")
     page.click("#tt-picker [data-game='amrtaka']")
     expect(page.locator("#tt-submit")).to_have_text("Spiel beginnen")
+    # Everything but names (players, game titles) is German
+    from .test_i18n import english_words
+
+    names = {"Ani", "Ben", "Cem", "Azul", "Wrath of the Immortals", "Immortal (Game-O-Gami)", "Amrtaka"}
+    assert english_words(page.locator("body").inner_text(), names) == []
+    page.goto(server.url + page.locator("#night-games li a.resume").first.get_attribute("href"))
+    expect(page.locator("body[data-tt-ready='yes']")).to_have_count(1)
+    assert english_words(page.locator("body").inner_text(), names) == []
     page.goto(f"{server.url}/stats?lang=en")
     expect(page.locator("body[data-tabletop-ready='yes']")).to_have_count(1)
     expect(page.locator("#tabletop-section")).to_contain_text("Azul")
