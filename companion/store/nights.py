@@ -37,7 +37,7 @@ from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta, timezone
 from typing import Any
 
-from companion.messages import msg
+from companion.messages import Term, msg
 from companion.store.errors import StoreError, VersionConflictError
 from companion.store.log import GameLog
 from companion.tabletop import GAME_MODULES, parse_event, rules_for, step
@@ -72,14 +72,16 @@ class InvalidPhotoError(NightError):
 
 # -- parsing ---------------------------------------------------------------------------------------
 
-def _text(value: Any, what: str, limit: int, optional: bool = False) -> str | None:
+def _text(value: Any, what: Any, limit: int, optional: bool = False) -> str | None:
+    """Text of at most ``limit`` characters (spaces squeezed in names); ``what`` names the field
+    in a refusal (a catalogue word or message)."""
     if value is None and optional:
         return None
     if not isinstance(value, str) or (not value.strip() and not optional):
-        raise InvalidNightGameError(f"The {what} must be some text.")
+        raise InvalidNightGameError(msg("tt_err_text_needed", what=what))
     value = " ".join(value.split()) if limit <= MAX_GAME_NAME else value.strip()
     if len(value) > limit:
-        raise InvalidNightGameError(f"The {what} can be at most {limit} characters long.")
+        raise InvalidNightGameError(msg("tt_err_text_long", what=what, limit=limit))
     return value or None
 
 
@@ -119,7 +121,7 @@ def parse_players(raw: Any) -> list[dict[str, Any]]:
         if not isinstance(p, Mapping):
             raise InvalidNightGameError(f"Player {i + 1} must have a name or a roster person.")
         person = _person_id(p.get("person_id"))
-        name = _text(p.get("name"), f"name of player {i + 1}", MAX_NAME, optional=person is not None)
+        name = _text(p.get("name"), msg("tt_field_player_name", n=i + 1), MAX_NAME, optional=person is not None)
         out.append({"key": f"p{i + 1}", "name": name, "person_id": person})
     return out
 
@@ -148,7 +150,8 @@ def parse_new_game(raw: Any) -> NewGame:
     if unknown:
         raise InvalidNightGameError(f"A game-night game has no field {', '.join(sorted(unknown))}.")
     rules = rules_for(raw.get("game"))
-    name = _text(raw.get("name"), "game's name", MAX_GAME_NAME, optional=rules.key != "generic") or rules.title_en
+    name = _text(raw.get("name"), Term("tt_field_game_name"), MAX_GAME_NAME,
+                 optional=rules.key != "generic") or rules.title_en
     players = parse_players(raw.get("players"))
     keys = [p["key"] for p in players]
     options = rules.parse_options(raw.get("options"), keys)
@@ -159,7 +162,7 @@ def parse_new_game(raw: Any) -> NewGame:
     return NewGame(game=rules.key, name=name, players=players, options=options,
                    started_at=parse_time(raw.get("started_at"), "start"),
                    ended_at=parse_time(raw.get("ended_at"), "end"),
-                   notes=_text(raw.get("notes") or "", "notes", MAX_NOTES, optional=True) or "",
+                   notes=_text(raw.get("notes") or "", Term("tt_field_notes"), MAX_NOTES, optional=True) or "",
                    events=[parse_event(rules, e) for e in events])
 
 
@@ -399,18 +402,18 @@ def update_game(log: GameLog, game_id: Any, changes: Any) -> dict[str, Any]:
         rules = rules_for(row["game"])
         name = row["name"]
         if "name" in changes:
-            name = _text(changes["name"], "game's name", MAX_GAME_NAME)
+            name = _text(changes["name"], Term("tt_field_game_name"), MAX_GAME_NAME)
         notes = row["notes"]
         if "notes" in changes:
-            notes = _text(changes["notes"] or "", "notes", MAX_NOTES, optional=True) or ""
+            notes = _text(changes["notes"] or "", Term("tt_field_notes"), MAX_NOTES, optional=True) or ""
         started = parse_time(changes["started_at"], "start") if "started_at" in changes else row["started_at"]
         if started is None:
-            raise InvalidNightGameError("A game needs its start time.")
+            raise InvalidNightGameError(msg("tt_err_need_start"))
         ended = parse_time(changes["ended_at"], "end") if "ended_at" in changes else row["ended_at"]
         if ended is not None and row["status"] != "finished":
-            raise InvalidNightGameError("A game that is still going has no end time yet.")
+            raise InvalidNightGameError(msg("tt_err_live_no_end"))
         if row["status"] == "finished" and ended is None:
-            raise InvalidNightGameError("A finished game keeps its end time.")
+            raise InvalidNightGameError(msg("tt_err_keeps_end"))
         if ended is not None and ended < started:
             raise InvalidNightGameError(msg("tt_err_end_before_start"))
         players = json.loads(row["players"])
@@ -494,9 +497,7 @@ def set_bgg_ids(log: GameLog, changes: Any) -> dict[str, int]:
             raise InvalidNightGameError("A game's name must be some text of at most 100 characters.")
         if value is not None and (isinstance(value, bool) or not isinstance(value, int)
                                   or not 1 <= value <= 10**9):
-            raise InvalidNightGameError(
-                f"The BoardGameGeek id of {game} is the whole number in the game's address on "
-                "boardgamegeek.com (…/boardgame/NUMBER/…), or empty.")
+            raise InvalidNightGameError(msg("tt_err_bgg_id", game=str(game)))
         clean[key] = value
     with log._transaction(write=True) as conn:  # noqa: SLF001
         for key, value in clean.items():

@@ -50,7 +50,7 @@ def parse_event(rules: Rules, raw: Any) -> Event:
     """A checked event of ``rules``' game, or the generic ``undo``."""
     if isinstance(raw, Mapping) and raw.get("type") == UNDO:
         if set(raw) != {"type"}:
-            raise InvalidEventError("Undo takes back the latest entry; it has no other fields.")
+            raise InvalidEventError(msg("tt_err_undo_fields"))
         return Event(UNDO, {})
     return rules.parse(raw)
 

@@ -62,8 +62,8 @@ class Amrtaka(Rules):
     def parse_fields(self, kind: str, raw: Mapping[str, Any]) -> dict[str, Any]:
         if kind == "gain":
             if not isinstance(raw.get("player"), str):
-                raise InvalidEventError("Say which player gains the points.")
-            points = whole(raw, "points", "points gained", low=0, high=MAX_GAIN)
+                raise InvalidEventError(msg("tt_err_say_player"))
+            points = whole(raw, "points", low=0, high=MAX_GAIN)
             if points == 0:
                 raise InvalidEventError(msg("tt_err_gain_zero"))
             return {"player": raw["player"], "points": points}

@@ -27,6 +27,7 @@ from typing import Any
 from companion.tabletop.errors import (
     GameOverError,
     Seat,
+    field_word,
     msg,
     InvalidEventError,
     NegativeScoreError,
@@ -70,7 +71,7 @@ class Rules(ABC):
     def parse_options(self, raw: Mapping[str, Any] | None, players: Sequence[str]) -> dict[str, Any]:
         """The game's options (e.g. a team variant), checked; none by default."""
         if raw:
-            raise InvalidEventError(f"{self.title_en} has no options.")
+            raise InvalidEventError(msg("tt_err_no_options", game=self.title_en))
         return {}
 
     def new_state(self, players: Sequence[str], options: Mapping[str, Any]) -> State:
@@ -86,7 +87,7 @@ class Rules(ABC):
     def parse(self, raw: Any) -> Event:
         """A checked event from untrusted JSON (shape only; the state is not looked at)."""
         if not isinstance(raw, Mapping):
-            raise InvalidEventError("An event must be a set of named values, like {\"type\": ...}.")
+            raise InvalidEventError(msg("tt_err_event_shape"))
         kind = raw.get("type")
         if kind not in self.event_types:
             raise InvalidEventError(
@@ -130,32 +131,35 @@ def player_of(state: State, value: Any) -> str:
     return value
 
 
-def whole(raw: Mapping[str, Any], key: str, what: str, *, low: int | None = 0,
+def whole(raw: Mapping[str, Any], key: str, what: Any = None, *, low: int | None = 0,
           high: int | None = 999, optional: bool = False) -> int | None:
-    """A whole number field in ``[low, high]``; ``None`` when optional and absent."""
+    """A whole number field in ``[low, high]``; ``None`` when optional and absent. ``what`` names
+    the field in a refusal (a word or message; default: the catalogue word of ``key``)."""
+    what = field_word(key) if what is None else what
     value = raw.get(key)
     if value is None and optional:
         return None
     if isinstance(value, bool) or not isinstance(value, int):
-        raise InvalidEventError(f"The {what} must be a whole number.")
+        raise InvalidEventError(msg("tt_err_whole", what=what))
     if low is not None and value < low:
         if low == 0:
             raise NegativeScoreError(msg("tt_err_negative", value=value))
-        raise InvalidEventError(f"The {what} cannot be less than {low}.")
+        raise InvalidEventError(msg("tt_err_at_least", what=what, low=low))
     if high is not None and value > high:
-        raise InvalidEventError(f"The {what} cannot be more than {high}.")
+        raise InvalidEventError(msg("tt_err_at_most", what=what, high=high))
     return value
 
 
-def per_player(raw: Mapping[str, Any], key: str, what: str, *, low: int | None = 0,
+def per_player(raw: Mapping[str, Any], key: str, *, low: int | None = 0,
                high: int | None = 999, optional: bool = False) -> dict[str, int] | None:
     """A ``{player: whole number}`` field (players are checked against the state on apply)."""
     value = raw.get(key)
     if value is None and optional:
         return None
     if not isinstance(value, Mapping) or not value:
-        raise InvalidEventError(f"Give the {what} of each player, like {{\"p1\": 3, \"p2\": 5}}.")
-    return {str(p): whole(value, p, f"{what} of {p}", low=low, high=high) for p in value}  # type: ignore[misc]
+        raise InvalidEventError(msg("tt_err_each_player", what=field_word(key)))
+    return {str(p): whole(value, p, msg("tt_field_of", field=field_word(key), player=Seat(str(p))),  # type: ignore[misc]
+                          low=low, high=high) for p in value}
 
 
 def seats(keys: Sequence[str]) -> list[Seat]:

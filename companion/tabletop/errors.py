@@ -13,9 +13,14 @@ from dataclasses import dataclass
 from typing import Any
 
 from companion.errors import CompanionError
-from companion.messages import Message, msg
+from companion.messages import Message, Term, msg
 
-__all__ = ["Seat", "msg"]
+__all__ = ["Seat", "field_word", "msg"]
+
+
+def field_word(name: str) -> Term:
+    """The word of an entry's field in a message (``tt_field_<name>`` in the catalogue)."""
+    return Term(f"tt_field_{name}", name)
 
 
 @dataclass(frozen=True)
@@ -38,11 +43,12 @@ def name_seats(error: BaseException, names: Mapping[str, str]) -> BaseException:
             return Seat(value.key, names.get(value.key, value.name))
         if isinstance(value, list):
             return [fill(v) for v in value]
+        if isinstance(value, Message):
+            return Message(value.key, {k: fill(v) for k, v in value.params.items()}, value.count)
         return value
 
     if error.args and isinstance(error.args[0], Message):
-        m = error.args[0]
-        error.args = (Message(m.key, {k: fill(v) for k, v in m.params.items()}, m.count), *error.args[1:])
+        error.args = (fill(error.args[0]), *error.args[1:])
     return error
 
 

@@ -21,7 +21,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from companion.tabletop.base import Event, Rules, State, player_of, seats, top
-from companion.tabletop.errors import GameOverError, InvalidEventError, msg
+from companion.tabletop.errors import GameOverError, InvalidEventError, Seat, msg
 
 MAX_ABS_SCORE = 1_000_000
 
@@ -30,13 +30,13 @@ def _scores(raw: Any) -> dict[str, float] | None:
     if raw is None:
         return None
     if not isinstance(raw, Mapping) or not raw:
-        raise InvalidEventError("Give the scores as {player: points}.")
+        raise InvalidEventError(msg("tt_err_scores_shape"))
     out = {}
     for p, v in raw.items():
         if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v):
-            raise InvalidEventError(f"The score of {p} must be a number.")
+            raise InvalidEventError(msg("tt_err_score_number", player=Seat(str(p))))
         if abs(v) > MAX_ABS_SCORE:
-            raise InvalidEventError(f"The score of {p} is too large to be real.")
+            raise InvalidEventError(msg("tt_err_score_large", player=Seat(str(p))))
         out[str(p)] = int(v) if float(v).is_integer() else float(v)
     return out
 
@@ -45,11 +45,11 @@ def _ranks(raw: Any) -> dict[str, int] | None:
     if raw is None:
         return None
     if not isinstance(raw, Mapping) or not raw:
-        raise InvalidEventError("Give the ranks as {player: place}, 1 for the winner.")
+        raise InvalidEventError(msg("tt_err_ranks_shape"))
     out = {}
     for p, v in raw.items():
         if isinstance(v, bool) or not isinstance(v, int) or v < 1:
-            raise InvalidEventError(f"The place of {p} must be a whole number from 1.")
+            raise InvalidEventError(msg("tt_err_rank_number", player=Seat(str(p))))
         out[str(p)] = v
     return out
 
@@ -67,14 +67,14 @@ class Generic(Rules):
         winners = raw.get("winners")
         if winners is not None and (not isinstance(winners, list)
                                     or not all(isinstance(w, str) for w in winners)):
-            raise InvalidEventError("Give the winners as a list of players.")
+            raise InvalidEventError(msg("tt_err_winners_shape"))
         if winners is not None and len(set(winners)) != len(winners):
-            raise InvalidEventError("A winner is named twice.")
+            raise InvalidEventError(msg("tt_err_winner_twice"))
         if scores is None and ranks is None and winners is None:
-            raise InvalidEventError("Give the scores, the ranks or the winners.")
+            raise InvalidEventError(msg("tt_err_no_result"))
         lowest = raw.get("lowest_wins", False)
         if not isinstance(lowest, bool):
-            raise InvalidEventError("lowest_wins is either true or false.")
+            raise InvalidEventError(msg("tt_err_lowest_wins"))
         return {"scores": scores, "ranks": ranks, "winners": winners, "lowest_wins": lowest}
 
     def apply_event(self, state: State, event: Event) -> None:

@@ -82,15 +82,15 @@ class ImmortalGameOGami(Rules):
         raw = dict(raw or {})
         teams = raw.pop("teams", None)
         if raw:
-            raise InvalidEventError(f"Immortal (Game-O-Gami) has only one option, teams, not {', '.join(raw)}.")
+            raise InvalidEventError(msg("tt_err_only_teams", options=list(raw)))
         if teams is None:
             return {}
         if (not isinstance(teams, list) or len(teams) != 2
                 or not all(isinstance(t, list) and len(t) == 2 for t in teams)):
-            raise PlayersError("Team Battle is two teams of two players, like [[\"p1\", \"p3\"], [\"p2\", \"p4\"]].")
+            raise PlayersError(msg("tt_err_teams_shape"))
         flat = [p for t in teams for p in t]
         if sorted(map(str, flat)) != sorted(players) or len(players) != 4:
-            raise PlayersError("Team Battle needs all four players, each in exactly one team.")
+            raise PlayersError(msg("tt_err_teams_all"))
         return {"teams": [[str(p) for p in t] for t in teams]}
 
     def new_state(self, players: Sequence[str], options: Mapping[str, Any]) -> State:
@@ -101,9 +101,9 @@ class ImmortalGameOGami(Rules):
         return state
 
     def parse_fields(self, kind: str, raw: Mapping[str, Any]) -> dict[str, Any]:
-        act = whole(raw, "act", "act", low=1, high=2)
-        tokens = per_player(raw, "tokens", "control tokens")
-        levels = per_player(raw, "levels", "card levels", optional=True)
+        act = whole(raw, "act", low=1, high=2)
+        tokens = per_player(raw, "tokens")
+        levels = per_player(raw, "levels", optional=True)
         return {"act": act, "tokens": tokens, "levels": levels}
 
     def apply_event(self, state: State, event: Event) -> None:

@@ -34,7 +34,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from companion.tabletop.base import Event, Rules, State, player_of, whole
-from companion.tabletop.errors import InvalidEventError, NegativeScoreError, Seat, msg
+from companion.tabletop.errors import InvalidEventError, NegativeScoreError, Seat, field_word, msg
 
 TARGET_POWER = 100
 START_POWER = 16  # one Hierarch Immortal in play (level 6: 16 power points)
@@ -60,11 +60,16 @@ def foil_outcome(actor: Mapping[str, int], foiler: Mapping[str, int]) -> str:
 
 
 def parse_side(raw: Any, who: str, rng: random.Random | None = None) -> dict[str, int]:
-    """One side of a foil; a missing ``roll`` is rolled here (by the app), before storing."""
+    """One side of a foil (``who``: ``actor`` or ``foiler``); a missing ``roll`` is rolled here
+    (by the app), before storing."""
     if not isinstance(raw, Mapping):
-        raise InvalidEventError(f"Give the {who}'s immortal power, resources, power cards and roll.")
-    side = {k: whole(raw, k, f"{who}'s {k.replace('_', ' ')}", low=0, high=MAX_POWER) for k in SIDE_FIELDS}
-    roll = whole(raw, "roll", f"{who}'s d20 roll", low=1, high=20, optional=True)
+        raise InvalidEventError(msg("tt_err_foil_side", side=field_word(who)))
+
+    def what(k: str) -> Any:
+        return msg("tt_field_side", field=field_word(k), side=field_word(who))
+
+    side = {k: whole(raw, k, what(k), low=0, high=MAX_POWER) for k in SIDE_FIELDS}
+    roll = whole(raw, "roll", what("roll"), low=1, high=20, optional=True)
     side["roll"] = roll if roll is not None else roll_d20(rng)
     return side  # type: ignore[return-value]
 
@@ -88,22 +93,22 @@ class WrathOfTheImmortals(Rules):
     def parse_fields(self, kind: str, raw: Mapping[str, Any]) -> dict[str, Any]:
         if kind == "power":
             if not isinstance(raw.get("player"), str):
-                raise InvalidEventError("Say whose power changes.")
+                raise InvalidEventError(msg("tt_err_say_player"))
             if ("delta" in raw) == ("set" in raw):
-                raise InvalidEventError("Give either the change of power (delta) or the new total (set).")
+                raise InvalidEventError(msg("tt_err_delta_or_set"))
             if "set" in raw:
-                return {"player": raw["player"], "set": whole(raw, "set", "power", low=0, high=MAX_POWER)}
-            delta = whole(raw, "delta", "change of power", low=-MAX_POWER, high=MAX_POWER)
+                return {"player": raw["player"], "set": whole(raw, "set", low=0, high=MAX_POWER)}
+            delta = whole(raw, "delta", low=-MAX_POWER, high=MAX_POWER)
             if delta == 0:
-                raise InvalidEventError("A change of power of 0 changes nothing.")
+                raise InvalidEventError(msg("tt_err_delta_zero"))
             return {"player": raw["player"], "delta": delta}
         for key in ("actor", "foiler"):
             if not isinstance(raw.get(key), str):
-                raise InvalidEventError("Say whose action is foiled (actor) and who foils it (foiler).")
+                raise InvalidEventError(msg("tt_err_foil_who"))
         if raw["actor"] == raw["foiler"]:
-            raise InvalidEventError("A player cannot foil their own action.")
-        actor = parse_side(raw.get("actor_side"), "acting player", self.rng)
-        foiler = parse_side(raw.get("foiler_side"), "foiling player", self.rng)
+            raise InvalidEventError(msg("tt_err_foil_self"))
+        actor = parse_side(raw.get("actor_side"), "actor", self.rng)
+        foiler = parse_side(raw.get("foiler_side"), "foiler", self.rng)
         return {"actor": raw["actor"], "foiler": raw["foiler"], "actor_side": actor,
                 "foiler_side": foiler}
 
@@ -123,7 +128,7 @@ class WrathOfTheImmortals(Rules):
             raise NegativeScoreError(msg("tt_err_power_below_zero", player=Seat(player),
                                          have=state["scores"][player], take=-f["delta"]))
         if new > MAX_POWER:
-            raise InvalidEventError(f"A power total above {MAX_POWER} must be a typo.")
+            raise InvalidEventError(msg("tt_err_power_typo", most=MAX_POWER))
         state["scores"][player] = new
         if new >= TARGET_POWER:
             state.update(over=True, end="target", winners=[player])
