@@ -155,14 +155,20 @@ class TableSessionInterface(SecureCookieSessionInterface):
 
     def __init__(self, store: PinStore) -> None:
         self.store = store
+        self._made: tuple[Credentials, URLSafeTimedSerializer] | None = None
 
     def get_signing_serializer(self, app: Flask) -> URLSafeTimedSerializer:
-        return URLSafeTimedSerializer(
-            self.store.credentials().signing_key,
-            salt="companion-table-session",
-            serializer=self.serializer,
-            signer_kwargs={"key_derivation": self.key_derivation, "digest_method": self.digest_method},
-        )
+        creds = self.store.credentials()
+        made = self._made
+        if made is None or made[0] is not creds:  # new credentials: a new key (reset, new PIN)
+            serializer = URLSafeTimedSerializer(
+                creds.signing_key,
+                salt="companion-table-session",
+                serializer=self.serializer,
+                signer_kwargs={"key_derivation": self.key_derivation, "digest_method": self.digest_method},
+            )
+            made = self._made = (creds, serializer)
+        return made[1]
 
     def get_cookie_name(self, app: Flask) -> str:
         return self.store.credentials().cookie_name
