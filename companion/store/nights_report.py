@@ -1,8 +1,8 @@
 """The game-night log in the statistics and the exports.
 
-- :func:`report` — per game (plays, finished, shared wins, draws, game length) and per person
-  (plays, wins, win rate, per game; their Immortals games beside them, so a person's line is
-  the whole game night);
+- :func:`report` — per game (plays, finished, shared wins, draws, game length; the Immortals
+  games of the main log as one more row) and per person (plays, wins, win rate, per game; their
+  Immortals games beside them, so a person's line is the whole game night);
 - :func:`export_tables` — ``tabletop_games`` and ``tabletop_players`` rows for the CSV/JSON
   exports of :mod:`companion.store.export_all`;
 - :func:`bgstats_play` — BG Stats' ``createPlay`` data of one game (the BoardGameGeek id only
@@ -49,6 +49,27 @@ def _immortals_by_person(log: GameLog) -> dict[int, dict[str, int]]:
                 a["finished"] += 1
                 a["wins"] += colour in ((json.loads(result) or {}).get("winners") or [] if result else [])
     return out
+
+
+def _immortals_games(log: GameLog) -> dict[str, Any] | None:
+    """The Immortals games of the main log as one more row of the per-game table (length: from
+    the game's creation to its end), or ``None`` when there are none."""
+    g: dict[str, Any] = {"game": "immortals", "name": "Immortals", "plays": 0, "finished": 0,
+                         "shared_wins": 0, "draws": 0, "minutes": []}
+    with log.reading() as conn:
+        for status, created, finished, result in conn.execute(
+                "SELECT status, created_at, finished_at, result FROM games"):
+            g["plays"] += 1
+            if status != "finished":
+                continue
+            g["finished"] += 1
+            winners = (json.loads(result) or {}).get("winners") or [] if result else []
+            g["shared_wins"] += len(winners) > 1
+            g["draws"] += not winners
+            length = minutes(created, finished)
+            if length is not None:
+                g["minutes"].append(length)
+    return g if g["plays"] else None
 
 
 def report(log: GameLog) -> dict[str, Any]:
@@ -101,6 +122,9 @@ def report(log: GameLog) -> dict[str, Any]:
                             "win_rate": _rate(a["wins"] + imm["wins"], a["finished"] + imm["finished"])},
         })
     out_games = []
+    immortals_row = _immortals_games(log)
+    if immortals_row is not None:
+        games["immortals"] = immortals_row
     for key, g in sorted(games.items(), key=lambda kv: (-kv[1]["plays"], kv[0])):
         m = g.pop("minutes")
         out_games.append({"key": key, **g,

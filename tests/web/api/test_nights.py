@@ -8,7 +8,7 @@ import io
 import json
 from urllib.parse import parse_qs, urlparse
 
-from ..conftest import error_of, guest_client, ok
+from ..conftest import PLAYERS, error_of, guest_client, ok
 
 BASE = "/api/tabletop"
 PNG = b"\x89PNG\r\n\x1a\n" + b"\x00" * 64
@@ -141,7 +141,9 @@ def test_statistics_exports_and_bg_stats(client):
         create(client, game="generic", name="Azul", players=[{"person_id": ani["id"]}, {"name": "Ben"}],
                started_at="2026-11-24T19:00:00Z", ended_at="2026-11-24T19:30:00Z",
                events=[{"type": "result", "winners": [winner]}])
+    main_game = ok(client.post("/api/games", json={"players": PLAYERS, "first_player": "red"}), 201)["id"]
     stats = ok(client.get(f"{BASE}/stats"))
+    assert next(g for g in stats["games"] if g["key"] == "immortals")["plays"] == 1 and main_game
     azul = next(g for g in stats["games"] if g["key"] == "azul")
     assert azul["plays"] == 3 and azul["average_minutes"] == 30
     me = next(p for p in stats["people"] if p["id"] == ani["id"])

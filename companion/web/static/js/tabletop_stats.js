@@ -8,7 +8,7 @@ import { t } from "./i18n.js";
 import { BASE } from "./tabletop_common.js";
 
 const show = (v) => (v === null || v === undefined ? "–" : typeof v === "number" && !Number.isInteger(v) ? v.toFixed(v < 1 ? 3 : 1) : String(v));
-const title = (g) => (g.game === "generic" ? g.name : t(`tt_game_${g.game}`));
+const title = (g) => (g.game === "generic" ? g.name : g.game === "immortals" ? t("tt_immortals") : t(`tt_game_${g.game}`));
 
 function table(head, rows) {
   return el("div", { class: "table-scroll" }, el("table", { class: "data" },
@@ -17,7 +17,8 @@ function table(head, rows) {
 }
 
 function bggEditor(report, ids) {
-  const inputs = report.games.map((g) => el("label", { class: "field inline" }, title(g), " ",
+  // Immortals' own id is the group setting above (stat_bgg_id); the others are set here.
+  const inputs = report.games.filter((g) => g.game !== "immortals").map((g) => el("label", { class: "field inline" }, title(g), " ",
     el("input", { inputmode: "numeric", size: 9, "data-bgg": g.key, value: ids[g.key] ?? "" })));
   const error = el("div", { class: "error", hidden: true, role: "alert" });
   return el("form", { class: "row", id: "tt-bgg", onsubmit: async (e) => {
