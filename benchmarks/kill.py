@@ -113,10 +113,23 @@ def server_env(folder: Path, port: int) -> dict[str, str]:
         from companion.vision.synthetic import synthetic_calibration
 
         save_calibration(synthetic_calibration(), calibration)
-    return {**os.environ, "PORT": str(port), "HOST": "127.0.0.1",
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    # Compiled once, outside the source tree: a start does not re-compile every module.
+    env["PYTHONPYCACHEPREFIX"] = str(Path(tempfile.gettempdir()) / "companion-kill-pycache")
+    return {**env, "PORT": str(port), "HOST": "127.0.0.1",
             "COMPANION_DATA": str(folder / "data"), "COMPANION_CAMERA": "synthetic",
             "COMPANION_GPIO": "mock", "COMPANION_SIM_CALIBRATION": str(calibration),
             "COMPANION_PIN": PIN}
+
+
+def _die_with_parent() -> None:
+    """In the child: the kernel SIGKILLs it when the harness dies (no orphaned servers)."""
+    try:
+        import ctypes
+
+        ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        pass  # not Linux: the harness's own finally still kills it
 
 
 class Server:
@@ -127,6 +140,7 @@ class Server:
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "companion", "serve"], env=server_env(folder, self.port),
             stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+            preexec_fn=_die_with_parent,
         )
         self.log: list[str] = []
         self._ready = threading.Event()
@@ -322,6 +336,38 @@ class Tally:
         self.problems.append(f"kill {self.kills}: {text}")
 
 
+def _same(value: Any) -> Any:
+    """``value`` as compared: a stored sentence is a catalogue entry ({key, params, text}) where
+    an answer carries the sentence itself — the same sentence either way."""
+    if isinstance(value, dict):
+        if {"key", "text"} <= set(value) and set(value) <= {"key", "params", "text"}:
+            return value["text"]
+        return {k: _same(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_same(v) for v in value]
+    return value
+
+
+def _first_difference(a: Any, b: Any, path: str = "") -> str | None:
+    if type(a) is not type(b):
+        return f"{path}: {str(a)[:80]} != {str(b)[:80]}"
+    if isinstance(a, dict):
+        for key in sorted(set(a) | set(b), key=str):
+            found = _first_difference(a.get(key), b.get(key), f"{path}/{key}")
+            if found:
+                return found
+        return None
+    if isinstance(a, list):
+        if len(a) != len(b):
+            return f"{path}: {len(a)} items != {len(b)}"
+        for i, (x, y) in enumerate(zip(a, b)):
+            found = _first_difference(x, y, f"{path}[{i}]")
+            if found:
+                return found
+        return None
+    return None if a == b else f"{path}: {str(a)[:80]} != {str(b)[:80]}"
+
+
 def check_file(db: Path, ledger: Ledger, tally: Tally) -> None:
     """Check the database of a dead server against what it acknowledged (see the docstring)."""
     if not db.exists():
@@ -357,7 +403,7 @@ def check_file(db: Path, ledger: Ledger, tally: Tally) -> None:
                 if seq > count:
                     tally.lost.add((game_id, seq))
                     tally.problem(f"game {game_id}: acknowledged event {seq} is missing")
-                elif event is not None and events[seq - 1].payload != event:
+                elif event is not None and _same(events[seq - 1].payload) != _same(event):
                     tally.lost.add((game_id, seq))
                     tally.problem(f"game {game_id}: event {seq} differs from its answer")
             baseline = max(ledger.top(game_id), before)
@@ -403,9 +449,11 @@ def check_served_state(client: HttpClient, db: Path, ledger: Ledger, tally: Tall
             replayed = json.loads(json.dumps(GameService(log).state(ledger.game).to_dict()))
         except Exception as exc:  # noqa: BLE001 - any failure to replay is a finding
             replayed = {"error": str(exc)}
-    if status != 200 or body["state"] != replayed:
+    served = body.get("state") if status == 200 else body
+    if _same(served) != _same(replayed):
         tally.state_mismatches += 1
-        tally.problem(f"game {ledger.game}: the served state is not the replay of the log")
+        tally.problem(f"game {ledger.game}: the served state is not the replay of the log "
+                      f"({_first_difference(_same(served), _same(replayed))})")
 
 
 # -- the run -----------------------------------------------------------------------------------
