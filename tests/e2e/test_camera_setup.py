@@ -58,12 +58,15 @@ def test_calibrate_by_tapping_then_a_battle_waits_for_an_empty_tray(server, tabl
     expect(page.locator("circle[data-tap]")).to_have_count(6)
     page.screenshot(path=str(SHOTS / "camera-2-taps.png"), full_page=True)
     page.locator("#camera-check").click()
+    # calibrating builds the colour tables (16 MB): a few seconds on a busy Pi or build machine
+    expect(page.locator("#camera-result img")).to_be_visible(timeout=60_000)
+    expect(page.locator("#camera-error")).to_be_hidden()
     found = page.locator("#camera-found")
     for colour in ("Red", "Blue", "Yellow", "Purple", "Black", "Green"):
         expect(found).to_contain_text(colour)
     page.screenshot(path=str(SHOTS / "camera-3-check.png"), full_page=True)
     page.locator("#camera-save").click()
-    expect(page.locator("#camera-saved")).to_be_visible()
+    expect(page.locator("#camera-saved")).to_be_visible(timeout=60_000)
     expect(page.locator("#camera-history li[data-id]")).to_have_count(1)
     page.screenshot(path=str(SHOTS / "camera-4-saved.png"), full_page=True)
 
@@ -85,7 +88,8 @@ def test_calibrate_by_tapping_then_a_battle_waits_for_an_empty_tray(server, tabl
     page.screenshot(path=str(SHOTS / "battle-tray-not-empty.png"), full_page=True)
     page.locator("#clear-sim-tray").click()
     page.locator("#press-button").click()
-    expect(page.locator("#count-editor")).to_be_visible()
+    expect(page.locator("#count-editor")).to_be_visible(timeout=30_000)
+    expect(page.locator("#reading-empty img")).to_be_visible()
     reading = api.state(game)["reading"]
     stored = api.request.get(f"{server.url}/api/readings/{reading['id']}").json()["reading"]
     assert stored["empty_url"].endswith("/empty.jpg") and stored["counts"] == reading["camera"]

@@ -53,8 +53,8 @@ function draw() {
     nodes.push(c);
   });
   for (const tap of page.taps) {
-    nodes.push(svg("circle", { class: `tap c-${tap.color || "background"}`, cx: tap.x, cy: tap.y, r: r * 0.7,
-      fill: tap.color ? `var(--c-${tap.color}, ${tap.color})` : "none", "data-tap": tap.color || "background" }));
+    nodes.push(svg("circle", { class: `tap tap-${tap.color || "background"}`, cx: tap.x, cy: tap.y, r: r * 0.7,
+      "data-tap": tap.color || "background" }));
   }
   overlay.replaceChildren(...nodes);
 }

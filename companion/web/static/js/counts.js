@@ -42,6 +42,9 @@ export function pressBlock(ctx, onReading) {
       status.textContent = "";
       if (err.kind === "TrayNotEmptyError") {
         showTrayLeft(error, ctx);
+      } else if (err.kind === "TrayNotCheckedError") {
+        check.hidden = false; // a real tower: the empty tray is checked before the throw
+        showError(error, err);
       } else {
         showError(error, err.status === 503 ? t("camera_unavailable", { reason: err.message }) : err);
       }
@@ -49,6 +52,23 @@ export function pressBlock(ctx, onReading) {
     }
   } }, t("press_button"));
   const manual = el("button", { type: "button", class: "btn", id: "manual-count", onclick: () => onReading(null) }, t("count_by_hand"));
+  // A real tower: before the throw, the empty tray is photographed (its light reference). The
+  // simulated tower checks it itself when it throws.
+  const check = el("button", { type: "button", class: "btn primary big", id: "tray-check-button", hidden: true, onclick: async () => {
+    check.disabled = true;
+    showError(error, null);
+    status.textContent = t("counting");
+    try {
+      await api(`/api/games/${ctx.id}/battle/tray-check`, { method: "POST", body: {} });
+      status.textContent = t("tray_checked_empty");
+      check.hidden = true;
+    } catch (err) {
+      status.textContent = "";
+      if (err.kind === "TrayNotEmptyError") showTrayLeft(error, ctx); else showError(error, err);
+    }
+    check.disabled = false;
+  } }, t("tray_check"));
+  api("/api/tower").then((tower) => { if (!tower.simulated && !tower.empty_tray_ready) check.hidden = false; }).catch(() => {});
   const notice = el("p", { class: "notice", id: "calibration-notice", role: "note", hidden: true });
   calibrationGaps(ctx).then((missing) => {
     if (!missing.length) return;
@@ -61,7 +81,7 @@ export function pressBlock(ctx, onReading) {
     el("p", { class: "big-instruction" }, el("strong", {}, t("throw_then_press"))),
     el("p", { class: "hint" }, t("physical_button_hint")),
     notice,
-    el("div", { class: "row" }, press, manual), status, error);
+    el("div", { class: "row" }, check, press, manual), status, error);
 }
 
 /** Cubes still in the tray before the throw: "2 red, 1 black — clear the tray" in this tablet's
@@ -97,15 +117,18 @@ async function calibrationGaps(ctx) {
 
 /** What the camera doubted in the stored reading (least sure first), or [] — for the
  *  correction screen, so the players check those first. */
-const doubtsByReading = new Map(); // a stored reading never changes: asked once per page
-function doubtsOf(readingId) {
-  if (!readingId) return Promise.resolve([]);
-  if (!doubtsByReading.has(readingId)) {
-    doubtsByReading.set(readingId, api(`/api/readings/${readingId}`)
-      .then((answer) => (Array.isArray(answer.reading?.doubtful) ? answer.reading.doubtful : []))
-      .catch(() => { doubtsByReading.delete(readingId); return []; }));
+const storedReadings = new Map(); // a stored reading never changes: asked once per page
+function storedReading(readingId) {
+  if (!readingId) return Promise.resolve({});
+  if (!storedReadings.has(readingId)) {
+    storedReadings.set(readingId, api(`/api/readings/${readingId}`)
+      .then((answer) => answer.reading || {})
+      .catch(() => { storedReadings.delete(readingId); return {}; }));
   }
-  return doubtsByReading.get(readingId);
+  return storedReadings.get(readingId);
+}
+function doubtsOf(readingId) {
+  return storedReading(readingId).then((r) => (Array.isArray(r.doubtful) ? r.doubtful : []));
 }
 
 function doubtText(doubt) {
@@ -223,12 +246,20 @@ export function countEditor(ctx, colours, onchange) {
     }
   });
   const photo = reading?.id ? `/api/readings/${reading.id}/annotated.jpg` : null;
+  // The tray checked empty before the throw, beside the counted photo (what changed is the throw).
+  const emptyFigure = el("figure", { id: "reading-empty", hidden: true });
+  storedReading(reading?.id).then((stored) => {
+    if (!stored.empty_url) return;
+    emptyFigure.replaceChildren(el("img", { class: "photo", src: stored.empty_url, alt: t("empty_tray_photo") }),
+      el("figcaption", { class: "hint" }, t("empty_tray_caption")));
+    emptyFigure.hidden = false;
+  });
   return {
     node: el("div", { class: "reading" },
       photo ? el("figure", {}, zoomable(el("img", { class: "photo", src: photo, alt: t("annotated_photo"), id: "reading-photo" }), reading.id),
         el("figcaption", { class: "hint" }, t("reading_caption", { unknown: reading.unknown ?? 0 }))) :
         el("p", { class: "hint" }, t("manual_counts")),
-      editor, error, changes),
+      emptyFigure, editor, error, changes),
     counts: () => ({ ...counts }),
     refresh() {
       const before = JSON.stringify(counts);
