@@ -257,3 +257,26 @@ def localize_warnings(data: Any, lang: str) -> Any:
     if isinstance(data, list):
         return [localize_warnings(v, lang) for v in data]
     return data
+
+
+@dataclass(frozen=True)
+class Sentences:
+    """Several sentences said one after the other (``" ".join``), each rendered in the language."""
+
+    items: tuple[Any, ...]
+
+    def render(self, lang: str) -> str:
+        return " ".join(render_value(i, lang) for i in self.items)
+
+
+def localize_all(data: Any, lang: str) -> Any:
+    """A JSON-safe copy of ``data``: every :class:`Message` rendered in ``lang``, and every list
+    under ``"warnings"`` rendered as :func:`localize_warnings` does."""
+    if isinstance(data, Message):
+        return data.render(lang)
+    if isinstance(data, Mapping):
+        return {k: ([render_stored(w, lang) for w in v] if k == "warnings" and isinstance(v, list)
+                    else localize_all(v, lang)) for k, v in data.items()}
+    if isinstance(data, (list, tuple)):
+        return [localize_all(v, lang) for v in data]
+    return data

@@ -21,6 +21,7 @@ from .colors import GREEN, display
 from .effects import Changes
 from .errors import IllegalActionError, InvalidCommandError
 from .state import GameState
+from .wording import Term, msg
 
 MAX_COUNT = 60  # more cubes than a tray holds is a typo
 
@@ -41,14 +42,14 @@ def read_tray(state: GameState, cmd: c.ReadTray) -> Changes:
 
 def correct_tray(state: GameState, cmd: c.CorrectTray) -> Changes:
     if cmd.color != GREEN and cmd.color not in state.colors:
-        raise InvalidCommandError(f"{display(cmd.color)} is not playing in this game.")
+        raise InvalidCommandError(msg("err_colour_not_playing", colour=Term(f"color_{cmd.color}", cmd.color)))
     if cmd.count > MAX_COUNT:
-        raise InvalidCommandError(f"{cmd.count} {cmd.color} cubes cannot lie in the tray; "
-                                  f"at most {MAX_COUNT}.")
+        raise InvalidCommandError(msg("err_tray_too_many", cubes=msg("msg_cubes", count="n", n=cmd.count,
+                                      colour=Term(f"colour_word_{cmd.color}", cmd.color)), most=MAX_COUNT))
     reading = copy.deepcopy(state.reading) if state.reading is not None else empty_reading()
     before = reading["counts"].get(cmd.color, 0)
     if before == cmd.count:
-        raise IllegalActionError(f"{display(cmd.color)} already counts {cmd.count}.")
+        raise IllegalActionError(msg("err_count_unchanged", colour=Term(f"color_{cmd.color}", cmd.color), n=cmd.count))
     if cmd.count:
         reading["counts"][cmd.color] = cmd.count
     else:

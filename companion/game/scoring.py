@@ -11,7 +11,10 @@ from __future__ import annotations
 from typing import Any
 
 from .colors import REALMS
+from companion.messages import to_json
+
 from .state import GameState
+from .wording import msg
 
 AREA_VP = {3: 2, 4: 2, 5: 3}
 
@@ -38,8 +41,7 @@ def breakdown(state: GameState, color: str) -> dict[str, Any]:
             unknown.append(area.name)
     warnings = []
     if unknown and owned:
-        warnings.append("Area bonuses are not computed for " + ", ".join(unknown)
-                        + ": their regions are not all entered in the board data.")
+        warnings.append(to_json(msg("warn_area_bonus_unknown", areas=unknown)))
     region_vp = len(owned) // 2
     total = region_vp + shrines + capitals + sum(a["vp"] for a in areas)
     return {"regions": len(owned), "region_vp": region_vp, "shrines": shrines,

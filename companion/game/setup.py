@@ -17,6 +17,8 @@ from .effects import Changes
 from .errors import (IllegalActionError, ImpossibleReadingError, InvalidCommandError,
                      NotEnoughArmiesError)
 from .state import GameState
+from .wording import msg, place
+from .wording import player as who
 from .reading import camera_of
 from .tower import check_colors, explain, reading_problems, throw_accounting
 
@@ -55,9 +57,8 @@ def _check_supply(state: GameState, color: str, needed: int) -> None:
     p = state.player(color)
     most = p.supply - RESERVE  # the reserve is for the limbos and the tower
     if needed > most:
-        raise NotEnoughArmiesError(
-            f"{display(color)} has {p.supply} armies in the supply and must keep {RESERVE} for the "
-            f"limbos and the tower, so at most {max(most, 0)} can be deployed now.")
+        raise NotEnoughArmiesError(msg("err_supply_reserve", player=who(state, color), supply=p.supply,
+                                       reserve=RESERVE, most=max(most, 0)))
 
 
 def _take_card(state: GameState, ch: Changes, color: str, region: str) -> None:
@@ -65,8 +66,8 @@ def _take_card(state: GameState, ch: Changes, color: str, region: str) -> None:
     if holder is None:
         ch.card(region, color)
     elif holder != color:
-        ch.warn(f"{display(holder)} already holds the {state.label(region)} card; "
-                f"{display(color)} keeps the conflict card instead.")
+        ch.warn(msg("warn_card_held", holder=who(state, holder), region=place(state, region),
+                    player=who(state, color)))
 
 
 def _next_in_step(state: GameState, ch: Changes, color: str) -> list[str]:
@@ -81,12 +82,10 @@ def deploy_start(state: GameState, cmd: c.DeployStart) -> Changes:
     known = state.board.tribes[p.light_tribe].start_region
     region = cmd.region
     if known is None and region is None:
-        raise InvalidCommandError(
-            f"The board data does not know the start region of {state.board.tribes[p.light_tribe].name}; "
-            f"name the region printed on the player board.")
+        raise InvalidCommandError(msg("err_start_region_unknown", tribe=state.board.tribes[p.light_tribe].name))
     if known is not None and region is not None and region != known:
-        raise IllegalActionError(
-            f"{state.board.tribes[p.light_tribe].name} start in {state.label(known)}, not {state.label(region)}.")
+        raise IllegalActionError(msg("err_start_region_wrong", tribe=state.board.tribes[p.light_tribe].name,
+                                     region=place(state, known), given=place(state, region)))
     region = region_id(state, region or known)
     _check_supply(state, cmd.player, cmd.armies + DARK_START_ARMIES)
     ch.armies(region, "light", cmd.player, cmd.armies)
@@ -123,12 +122,10 @@ def deploy(state: GameState, cmd: c.Deploy) -> Changes:
     region = region_id(state, cmd.region)
     occupants = state.region(region, cmd.realm).occupants()
     if occupants:
-        raise IllegalActionError(
-            f"{state.label(region, cmd.realm)} is already occupied by "
-            f"{', '.join(display(o) for o in occupants)}; armies may only be deployed to an empty "
-            f"region — keep the conflict card instead (skip).")
+        raise IllegalActionError(msg("err_deploy_occupied", region=place(state, region, cmd.realm),
+                                     players=[who(state, o) for o in occupants]))
     if cmd.wild and state.board.regions[region].area is None:
-        ch.warn(f"The area of {state.label(region)} is not entered yet — the wild card's area was not checked.")
+        ch.warn(msg("warn_wild_area_unknown", region=place(state, region)))
     _check_supply(state, cmd.player, cmd.armies)
     ch.armies(region, cmd.realm, cmd.player, cmd.armies)
     ch.player(cmd.player, "supply", -cmd.armies)
@@ -145,9 +142,8 @@ def skip_deploy(state: GameState, cmd: c.SkipDeploy) -> Changes:
 
 def finish_deployment(state: GameState, cmd: c.FinishDeployment) -> Changes:
     if state.done:
-        waiting = [display(x) for x in state.colors if x not in state.done]
-        raise IllegalActionError(
-            f"This deployment round is not finished: {', '.join(waiting)} still deploy or skip.")
+        waiting = [who(state, x) for x in state.colors if x not in state.done]
+        raise IllegalActionError(msg("err_draft_unfinished", players=waiting))
     ch = Changes()
     ch.set("phase", "resources")
     ch.set("step", "")
@@ -158,14 +154,14 @@ def finish_deployment(state: GameState, cmd: c.FinishDeployment) -> Changes:
 
 def starting_resources(state: GameState, cmd: c.StartingResources) -> Changes:
     if cmd.player in state.done:
-        raise IllegalActionError(f"{display(cmd.player)} has already taken the starting resources.")
+        raise IllegalActionError(msg("err_resources_taken", player=who(state, cmd.player)))
     p = state.player(cmd.player)
     tribes = [state.board.tribes[p.light_tribe], state.board.tribes[p.dark_tribe]]
     for res in ("gold", "energy"):
         printed = [getattr(t, f"start_{res}") for t in tribes]
         if None not in printed and sum(printed) != getattr(cmd, res):
-            raise IllegalActionError(
-                f"{display(cmd.player)}'s player board shows {sum(printed)} {res}, not {getattr(cmd, res)}.")
+            raise IllegalActionError(msg("err_resources_printed", player=who(state, cmd.player),
+                                         printed=msg(f"msg_{res}", n=sum(printed)), given=getattr(cmd, res)))
     ch = Changes()
     ch.player(cmd.player, "gold", cmd.gold)
     ch.player(cmd.player, "energy", cmd.energy)
@@ -192,9 +188,8 @@ def seed_tower(state: GameState, cmd: c.SeedTower) -> tuple[Changes, dict[str, A
         split = cmd.limbo_split.get(color, {"light": 0, "dark": 0})
         got = cmd.tray.get(color, 0)
         if split["light"] + split["dark"] != got:
-            raise InvalidCommandError(
-                f"{display(color)} has {got} cubes in the tray but the limbo split puts "
-                f"{split['light']} on light and {split['dark']} on dark; every cube goes to a limbo.")
+            raise InvalidCommandError(msg("err_limbo_split", player=who(state, color), got=got,
+                                          light=split["light"], dark=split["dark"]))
     extra = set(cmd.limbo_split) - set(state.colors)
     if extra:
         raise InvalidCommandError(f"{display(sorted(extra)[0])} is not playing.")

@@ -15,15 +15,17 @@ from .colors import ARMIES_PER_PLAYER, GREEN, GREEN_CUBES, PLAYER_COLORS
 from .effects import Changes
 from .errors import ImpossibleReadingError
 from .state import GameState
+from .wording import Message, Sentences, Term, msg
 
 
-def _cubes(n: int, color: str) -> str:
-    return f"{n} {color} cube" + ("" if n == 1 else "s")
+def _cubes(n: int, color: str) -> Message:
+    return msg("msg_cubes", count="n", n=n, colour=Term(f"colour_word_{color}", color))
 
 
 def reading_problems(interior: Mapping[str, int], thrown: Mapping[str, int],
-                     reading: Mapping[str, int], in_game: Iterable[str] = PLAYER_COLORS) -> list[str]:
-    """One sentence per colour whose reading cannot be true; empty list = possible."""
+                     reading: Mapping[str, int], in_game: Iterable[str] = PLAYER_COLORS) -> list[Message]:
+    """One sentence per colour whose reading cannot be true; empty list = possible. ``str()`` of
+    each is English; the API renders them in the reader's language."""
     in_game = set(in_game)
     problems = []
     for color in sorted(set(reading) | set(thrown) | set(interior)):
@@ -31,16 +33,15 @@ def reading_problems(interior: Mapping[str, int], thrown: Mapping[str, int],
         if not seen:
             continue
         if color != GREEN and color not in in_game:
-            problems.append(f"The tray shows {_cubes(seen, color)}, but {color} is not playing in this game.")
+            problems.append(msg("err_tray_not_playing", cubes=_cubes(seen, color), colour=Term(f"colour_word_{color}", color)))
             continue
         exists = GREEN_CUBES if color == GREEN else ARMIES_PER_PLAYER
         t, inside = thrown.get(color, 0), interior.get(color, 0)
         if seen > exists:
-            problems.append(f"The tray shows {_cubes(seen, color)}, but only {exists} exist.")
+            problems.append(msg("err_tray_more_than_exist", cubes=_cubes(seen, color), exists=exists))
         elif seen > t + inside:
-            problems.append(
-                f"The tray shows {_cubes(seen, color)}, but only {t} were thrown and the tower should "
-                f"hold {inside} more, so at most {t + inside} can have come out.")
+            problems.append(msg("err_tray_more_than_thrown", cubes=_cubes(seen, color), thrown=t, inside=inside,
+                                most=t + inside))
     return problems
 
 
@@ -48,13 +49,12 @@ def check_colors(reading: Mapping[str, int], in_game: Iterable[str]) -> None:
     """Cubes of a colour nobody plays cannot be accepted at all: the reading must be fixed."""
     foreign = sorted(c for c, n in reading.items() if n and c != GREEN and c not in set(in_game))
     if foreign:
-        raise ImpossibleReadingError(
-            f"The tray count shows {', '.join(foreign)} cubes, but {' and '.join(foreign)} "
-            f"{'is' if len(foreign) == 1 else 'are'} not playing in this game; correct the count.")
+        raise ImpossibleReadingError(msg("err_tray_foreign", count="n", n=len(foreign),
+                                         colours=[Term(f"colour_word_{c}", c) for c in foreign]))
 
 
-def explain(problems: list[str]) -> str:
-    return " ".join(problems) + " Recount the tray, or accept the reading if the table is sure."
+def explain(problems: list[Message]) -> Message:
+    return msg("err_impossible_reading", problems=Sentences(tuple(problems)))
 
 
 def check_reading(interior: Mapping[str, int], thrown: Mapping[str, int], reading: Mapping[str, int],

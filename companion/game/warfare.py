@@ -177,7 +177,7 @@ def resolve(state: GameState, cmd: c.ResolveBattle) -> tuple[Changes, dict[str, 
     info.update({
         "battle": dict(b), "result": result.to_dict(), "reading": dict(cmd.counts),
         "camera_counts": camera, "reading_id": (state.reading or {}).get("id"),
-        "impossible": problems, "accepted_impossible": bool(problems),
+        "impossible": [str(p) for p in problems], "accepted_impossible": bool(problems),  # as logged before
     })
     if camera is not None:
         info["corrections"] = {col: cmd.counts.get(col, 0) - camera.get(col, 0)

@@ -9,11 +9,11 @@ names "Anna", not "black", in whatever language it is rendered later (see docs/i
 
 from __future__ import annotations
 
-from companion.messages import Message, Place, Player, Term, msg
+from companion.messages import Message, Place, Player, Sentences, Term, msg
 
 from .state import GameState
 
-__all__ = ["Message", "Place", "Player", "Term", "msg", "place", "player", "realm", "tribe"]
+__all__ = ["Message", "Place", "Player", "Sentences", "Term", "msg", "place", "player", "realm", "tribe"]
 
 
 def player(state: GameState, color: str) -> Player:

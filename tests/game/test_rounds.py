@@ -97,14 +97,15 @@ def test_area_bonus_three_or_four_gives_two_all_five_give_three():
     assert ani["areas"] == [{"area": "area-1", "name": "Area 1 (name not entered)", "owned": 4, "vp": 2}]
     mike = breakdown(s, "purple")
     assert mike["areas"][0]["vp"] == 3 and mike["total"] == 2 + 3
-    assert "Area 1" not in mike["warnings"][0] and "Area 3" in mike["warnings"][0]
+    said = mike["warnings"][0]["text"]  # a stored message: key, parameters and the English text
+    assert "Area 1" not in said and "Area 3" in said
 
 
 def test_incomplete_area_scores_no_bonus_and_says_so():
     s = in_actions()
     b = breakdown(s, "blue")
     assert b["areas"] == [] and len(b["warnings"]) == 1
-    assert "not computed for Area 1 (name not entered), Area 2" in b["warnings"][0]
+    assert "not computed for Area 1 (name not entered), Area 2" in b["warnings"][0]["text"]
 
 
 def test_score_round_event_carries_the_breakdown_and_starts_the_next_round():

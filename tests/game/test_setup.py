@@ -85,19 +85,19 @@ def test_card_held_by_another_player_is_kept_with_a_warning():
     s = run(s, type="deploy", player="blue", region="foothold", realm="light", armies=4)
     assert s.cards["foothold"] == "red"
     assert s.armies("foothold", "light", "blue") == 4
-    assert "Red already holds the Foothold card" in s.warnings[0]
+    assert "Dirk already holds the Foothold card" in s.warnings[0]["text"]  # players by name
 
 
 def test_deploying_into_an_occupied_region_is_refused():
     s = _at_draft()
-    with pytest.raises(IllegalActionError, match="Mountainhome \\(light\\) is already occupied by Blue"):
+    with pytest.raises(IllegalActionError, match="Mountainhome \\(light\\) is already occupied by Ani"):
         decide(s, {"type": "deploy", "player": "red", "region": "mountainhome", "realm": "light", "armies": 4})
 
 
 def test_finish_deployment_only_between_rounds():
     s = _at_draft()
     s = run(s, type="skip_deploy", player="red")
-    with pytest.raises(IllegalActionError, match="Blue, Purple still deploy"):
+    with pytest.raises(IllegalActionError, match="Ani and Mike still deploy"):
         decide(s, {"type": "finish_deployment"})
 
 
@@ -133,7 +133,7 @@ def test_seeding_split_must_match_the_tray():
     s = deployed()
     for color in s.colors:
         s = run(s, type="starting_resources", player=color, gold=7, energy=9)
-    with pytest.raises(InvalidCommandError, match="Red has 2 cubes in the tray"):
+    with pytest.raises(InvalidCommandError, match="Dirk has 2 cubes in the tray"):
         decide(s, {"type": "seed_tower", "tray": {"red": 2}, "limbo_split": {"red": {"light": 1}}})
 
 

@@ -19,9 +19,10 @@ def test_more_than_thrown_plus_interior_names_colour_and_numbers():
 
 def test_colour_not_in_game_and_more_than_exist():
     problems = reading_problems({}, {}, {"black": 1}, in_game=["red", "blue", "yellow"])
-    assert problems == ["The tray shows 1 black cube, but black is not playing in this game."]
+    assert [str(p) for p in problems] == ["The tray shows 1 black cube, but black is not playing in this game."]
     problems = reading_problems({"green": 30}, {}, {"green": 21})
-    assert problems == ["The tray shows 21 green cubes, but only 20 exist."]
+    assert [str(p) for p in problems] == ["The tray shows 21 green cubes, but only 20 exist."]
+    assert problems[0].render("de") == "In der Schale liegen 21 Würfel (Grün), aber es gibt nur 20."
 
 
 def test_each_bad_colour_reported():

@@ -21,7 +21,7 @@ from tests.web.conftest import in_actions, state_of
 ROOT = Path(messages.__file__).resolve().parent
 # msg("key" …) and Term("key" …) with a literal key, anywhere in the companion package.
 _LITERAL = re.compile(r"""\b(?:msg|Term)\(\s*["']([a-z0-9_]+)["']""")
-_PLURAL = re.compile(r"""\bmsg\(\s*["']([a-z0-9_]+)["'][^)]*\bcount=""")
+_PLURAL = re.compile(r"""\bmsg\(\s*["']([a-z0-9_]+)["'](?:(?!msg\()[^)])*\bcount=""")
 
 
 def _python_keys() -> tuple[set[str], set[str]]:

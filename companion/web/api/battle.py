@@ -8,14 +8,13 @@ from __future__ import annotations
 
 from flask import Blueprint, Response, jsonify, send_file
 
-from companion.messages import localize_warnings
-from companion.web.i18n import request_language
-
+from companion.messages import localize_all, localize_warnings
 from companion.web.api.errors import NotFoundError
 from companion.web.api.runtime import runtime
 from companion.web.api.shapes import CountAnswer, Preview, PreviewRequest, ReadingEnvelope
 from companion.web.api.spec import accepts, operation, responds
 from companion.web.auth import changes_nothing
+from companion.web.i18n import request_language
 
 bp = Blueprint("api_battle", __name__, url_prefix="/api")
 _RID = {"rid": {"schema": {"pattern": r"^\d+-\d+-[0-9a-f]{8}$"},
@@ -33,7 +32,7 @@ def preview(game_id: int, body: PreviewRequest) -> Response:
     tray = body.counts.as_dict()
     state = runtime().service.state(game_id)
     # {result, impossible: [reasons], explanation: [sentences]} — see the OpenAPI document.
-    return jsonify(preview_battle(state, tray))
+    return jsonify(localize_all(preview_battle(state, tray), request_language()))
 
 
 @bp.post("/games/<int:game_id>/battle/count")
