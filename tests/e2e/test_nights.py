@@ -131,6 +131,11 @@ def test_a_wrath_game_with_a_foil_on_a_tablet(server, browser, artifacts) -> Non
 
 def test_the_night_page_in_german_and_the_games_in_the_statistics(server, browser) -> None:
     page, errors = _open(browser, server, lang="de")
+    made = page.request.post(f"{server.url}/api/tabletop/games", data={
+        "game": "generic", "name": "Azul", "players": ["Ani", "Ben"], "events": [{"type": "result", "winners": ["p2"]}]})
+    assert made.ok, made.text()
+    page.reload()
+    expect(page.locator("body[data-night-ready='yes']")).to_have_count(1)
     expect(page.locator("h1")).to_have_text("Spieleabend")
     expect(page.locator("#tt-picker [data-game='generic']")).to_have_text("Ein anderes Spiel")
     page.click("#tt-picker [data-game='amrtaka']")
