@@ -18,7 +18,6 @@ from typing import Annotated, Any
 from flask import Blueprint, Response, jsonify
 from pydantic import ConfigDict, Field
 
-from companion.web.api.errors import MalformedRequestError
 from companion.web.api.runtime import Runtime, runtime
 from companion.web.api.shapes import Answer, Request
 from companion.web.api.shapes import Board as BoardShape
@@ -107,8 +106,8 @@ _Tribes = Annotated[str | None, Field(max_length=400, pattern=r"^[a-z0-9_,-]*$")
 
 
 class BoardFile(Request):
-    text: Annotated[str, Field(max_length=MAX_FILE_CHARS), Named("the board file"),
-                    Says(f"the text of a board file of at most {MAX_FILE_CHARS // 1024} kB")]
+    text: Annotated[str, Field(max_length=MAX_FILE_CHARS, pattern=r"\S"), Named("the board file"),
+                    Says(f"the text of a board file (not empty) of at most {MAX_FILE_CHARS // 1024} kB")]
     filename: Annotated[str | None, Field(max_length=120), Named("the file name"),
                         Says("a text of at most 120 characters")] = None
 
@@ -204,8 +203,6 @@ def export_board() -> Response:
 def import_board(body: BoardFile) -> Response:
     from companion.game.board_file import import_board as parse_import
 
-    if not body.text.strip():
-        raise MalformedRequestError("The board file is empty.")
     rt = runtime()
     board = parse_import(body.text, current_board(rt), body.filename or "the board file")
     return jsonify(_save(rt, board).to_dict())

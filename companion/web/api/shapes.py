@@ -28,6 +28,13 @@ Count = Annotated[int, Field(ge=0, le=99), Says("a whole number from 0 to 99")]
 Version = Annotated[int, Field(ge=0, le=MAX_ID), Says("a whole number of zero or more")]
 Id = Annotated[int, Field(ge=1, le=MAX_ID), Says("the number of an entry (a whole number from 1)")]
 
+#: Text without control characters (NUL would end the text early in SQLite's length(), and no
+#: name or title needs a tab or a bell); tabs and line breaks are allowed in ``NOTES`` only.
+NO_CONTROL = r"^[^\x00-\x1f\x7f]*$"
+#: As NO_CONTROL, and at least one character that is not a space.
+SOME_TEXT = r"^[^\x00-\x1f\x7f]*[^\s\x00-\x1f\x7f][^\x00-\x1f\x7f]*$"
+NOTES = r"^[^\x00-\x08\x0b\x0c\x0e-\x1f\x7f]*$"
+
 
 class Request(BaseModel):
     """A request body: strict types (no "5" for 5, no true for 1), no unknown fields."""
@@ -68,12 +75,12 @@ class Counts(Request):
 
 class PlayerSetup(Request):
     color: Annotated[PlayerColour, Named("a player's colour")]
-    name: Annotated[str | None, Field(max_length=60), Named("a player's name"),
-                    Says("a text of at most 60 characters")] = None
-    light_tribe: Annotated[str, Field(min_length=1, max_length=60), Named("a player's light tribe"),
-                           Says("the name of a tribe")]
-    dark_tribe: Annotated[str, Field(min_length=1, max_length=60), Named("a player's dark tribe"),
-                          Says("the name of a tribe")]
+    name: Annotated[str | None, Field(max_length=60, pattern=NO_CONTROL), Named("a player's name"),
+                    Says("a line of text of at most 60 characters")] = None
+    light_tribe: Annotated[str, Field(min_length=1, max_length=60, pattern=SOME_TEXT),
+                           Named("a player's light tribe"), Says("the name of a tribe")]
+    dark_tribe: Annotated[str, Field(min_length=1, max_length=60, pattern=SOME_TEXT),
+                          Named("a player's dark tribe"), Says("the name of a tribe")]
 
 
 class NewGame(Request):
@@ -85,7 +92,8 @@ class NewGame(Request):
         'A new game has no field "{key}" (the board comes from the board set-up page).'
     )
     type: Literal["new_game"] = "new_game"
-    title: Annotated[str | None, Field(max_length=200), Says("a text of at most 200 characters")] = None
+    title: Annotated[str | None, Field(max_length=200, pattern=NO_CONTROL),
+                     Says("a line of text of at most 200 characters")] = None
     players: Annotated[list[PlayerSetup], Field(min_length=3, max_length=5), Named("the players"),
                        Says("a list of 3 to 5 players")]
     first_player: Annotated[PlayerColour, Named("the first player")]

@@ -13,7 +13,7 @@ from typing import Annotated, Any, ClassVar
 from pydantic import BaseModel, ConfigDict, Field
 
 from companion.tabletop import GAME_MODULES
-from companion.web.api.shapes import Answer, Request, Version
+from companion.web.api.shapes import NO_CONTROL, Answer, Request, Version
 from companion.web.api.spec import Named, Says
 
 Time = Annotated[str | None, Field(max_length=40),
@@ -22,12 +22,12 @@ PersonId = Annotated[int | None, Field(ge=1, le=2**63 - 1), Says("the number of 
 
 
 class PlayerIn(Request):
-    name: Annotated[str | None, Field(max_length=60), Named("a player's name"),
+    name: Annotated[str | None, Field(max_length=60, pattern=NO_CONTROL), Named("a player's name"),
                     Says("a text of at most 60 characters")] = None
     person_id: Annotated[PersonId, Named("a player's roster number")] = None
 
 
-PlayerName = Annotated[str, Field(min_length=1, max_length=60), Named("a player's name"),
+PlayerName = Annotated[str, Field(min_length=1, max_length=60, pattern=NO_CONTROL), Named("a player's name"),
                        Says("a text of 1 to 60 characters")]
 Player = Annotated[PlayerIn | PlayerName, Named("a player"),
                    Says('a name, or {"name": ..., "person_id": ...}')]
@@ -49,7 +49,7 @@ class NewNightGame(Request):
     extra_message: ClassVar[str | None] = 'A game-night game has no field "{key}".'
     game: Annotated[str, Field(min_length=1, max_length=40), Named("the game"),
                     Says("one of " + ", ".join(GAME_MODULES))]
-    name: Annotated[str | None, Field(max_length=100), Named("the game's name"),
+    name: Annotated[str | None, Field(max_length=100, pattern=NO_CONTROL), Named("the game's name"),
                     Says("a text of at most 100 characters")] = None
     players: Annotated[list[Player], Field(min_length=1, max_length=20), Named("the players"),
                        Says("a list of 1 to 20 players")]
@@ -66,7 +66,7 @@ class NightGameChanges(Request):
 
     extra_message: ClassVar[str | None] = (
         '"{key}" cannot be edited here; scores change by undo and a new entry.')
-    name: Annotated[str | None, Field(min_length=1, max_length=100), Named("the game's name"),
+    name: Annotated[str | None, Field(min_length=1, max_length=100, pattern=NO_CONTROL), Named("the game's name"),
                     Says("a text of 1 to 100 characters")] = None
     notes: Annotated[str | None, Field(max_length=2000), Named("the notes"),
                      Says("a text of at most 2000 characters")] = None

@@ -12,13 +12,13 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field
 
-from companion.web.api.shapes import Answer, Id, Request
+from companion.web.api.shapes import NO_CONTROL, SOME_TEXT, Answer, Id, Request
 from companion.web.api.spec import Named, Says
 
-Name = Annotated[str, Field(min_length=1, max_length=60, pattern=r"\S"),
-                 Says("some text of at most 60 characters")]
-ShortName = Annotated[str | None, Field(max_length=12),
-                      Says("a text of at most 12 characters, or null")]
+Name = Annotated[str, Field(min_length=1, max_length=60, pattern=SOME_TEXT),
+                 Says("some text of at most 60 characters on one line")]
+ShortName = Annotated[str | None, Field(max_length=12, pattern=NO_CONTROL),
+                      Says("a text of at most 12 characters on one line, or null")]
 
 
 class Interval(Answer):
@@ -141,7 +141,7 @@ class SettingsChange(Request):
     bgg_id: Annotated[int | None, Field(ge=1, le=10**9), Named("the BoardGameGeek id"),
                       Says("the whole number in the game's address on boardgamegeek.com "
                            "(…/boardgame/NUMBER/…), or null")] = None
-    location: Annotated[str | None, Field(max_length=60), Named("the location"),
+    location: Annotated[str | None, Field(max_length=60, pattern=NO_CONTROL), Named("the location"),
                         Says("a short text (at most 60 characters), or null")] = None
 
     def changes(self) -> dict[str, Any]:

@@ -265,6 +265,18 @@ def json_body() -> Any:
     return body
 
 
+def json_numbers(value: Any) -> Any:
+    """JSON has one kind of number: 3.0 is the integer 3 (as JSON Schema says), so an integral
+    float becomes an int before the strict models see it; 3.5 stays a float."""
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    if isinstance(value, dict):
+        return {k: json_numbers(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [json_numbers(v) for v in value]
+    return value
+
+
 def accepts(model: type[BaseModel], description: str = "") -> Callable[[F], F]:
     """Validate the JSON body against ``model`` before the view runs; pass it as ``body``."""
 
@@ -274,7 +286,7 @@ def accepts(model: type[BaseModel], description: str = "") -> Callable[[F], F]:
             body = json_body()
             if not isinstance(body, dict) and _is_object(model):
                 raise MalformedRequestError("The request body must be a JSON object ({...}).")
-            return view(*args, body=validate(model, body), **kwargs)
+            return view(*args, body=validate(model, json_numbers(body)), **kwargs)
 
         op = _op(wrapper)
         op.body, op.body_description = model, description
