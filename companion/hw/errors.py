@@ -8,6 +8,7 @@ also subclass :class:`ValueError`; errors caused by the devices do not.
 from __future__ import annotations
 
 from companion.errors import CompanionError
+from companion.messages import msg
 
 
 class HardwareError(CompanionError):
@@ -86,10 +87,7 @@ class NotCalibratedError(HardwareError):
     """The real camera has no colour calibration yet, so it cannot count."""
 
     def __init__(self, message: str | None = None) -> None:
-        super().__init__(
-            message or "The camera is not calibrated yet — enter the counts by hand, and "
-            "calibrate the camera on the tower page (or with 'companion vision calibrate')."
-        )
+        super().__init__(message or msg("err_not_calibrated"))
 
 
 class ColoursNotCalibratedError(NotCalibratedError):

@@ -30,6 +30,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from companion.messages import Message, msg, to_json
 from companion.hw.camera import Camera, open_camera
 from companion.hw.controls import BUTTONS, TowerControls, make_pin_factory
 from companion.hw.frames import check_frame, check_picture
@@ -508,12 +509,16 @@ class Tower:
 
     def _status(self) -> dict[str, Any]:
         camera, controls = self._camera, self._controls
-        messages = [m for m in (self._camera_error, self._gpio_error) if m]
+        messages: list[Any] = [m for m in (self._camera_error, self._gpio_error) if m]
         messages += self.notes + list(getattr(camera, "warnings", None) or ())
         if self.simulated:
-            messages.append("Simulated tower: the camera picture is drawn by the computer.")
+            messages.append(msg("tower_note_simulated"))
         if camera is not None and self.calibration is None:
-            messages.append(NotCalibratedError().args[0])
+            messages.append(msg("err_not_calibrated"))
+        # "messages": English sentences (logs, scripts); "said": the same, each a catalogue
+        # message ({key, params, text}) where there is one, for the tablet to say in its language.
+        said = [to_json(m) if isinstance(m, Message) else str(m) for m in messages]
+        messages = [str(m) for m in messages]
         return {
             "simulated": self.simulated,
             "camera": {"ok": camera is not None, "backend": self._camera_name,
@@ -528,7 +533,7 @@ class Tower:
             "empty_tray_ready": self._empty is not None,
             "tray_left": dict(self._tray_left),
             "led": self._led_state(),
-            "messages": messages,
+            "messages": messages, "said": said,
         }
 
 

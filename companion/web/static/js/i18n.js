@@ -42,3 +42,34 @@ export function gameTitle(g) {
   if (g.title && g.title !== english) return g.title;
   return players.length ? list(players.map((p) => p.name || colourName(p.color))) : `${t("game")} ${g.id}`;
 }
+
+/** A server sentence in the page's language: a plain string as it is; a catalogue message as
+ *  the server stores it ({key, params, count?, text}, companion.messages.to_json) rendered here
+ *  with the same rules (players by name, places with their realm, plural by CLDR, numbers and
+ *  lists for the language); its English `text` when this page has no such key. */
+export function say(message) {
+  if (message === null || message === undefined) return "";
+  if (typeof message !== "object") return String(message);
+  const known = (k) => k in STRINGS;
+  let key = message.key;
+  if (message.count) {
+    const n = Number(message.params?.[message.count]);
+    const form = `${key}_${new Intl.PluralRules(LANG).select(n)}`;
+    key = known(form) ? form : `${key}_other`;
+  }
+  if (!known(key)) return message.text ?? message.key ?? "";
+  const params = {};
+  for (const [name, value] of Object.entries(message.params || {})) params[name] = sayValue(value);
+  return t(key, params);
+}
+
+function sayValue(v) {
+  if (Array.isArray(v)) return list(v.map(sayValue));
+  if (typeof v === "number") return num(v);
+  if (v === null || typeof v !== "object") return String(v ?? "");
+  if ("player" in v) return v.name || colourName(v.player);
+  if ("place" in v) return v.realm ? t(`msg_place_${v.realm}`, { region: v.place }) : v.place;
+  if ("term" in v) return (v.term in STRINGS) ? t(v.term) : (v.default || v.term);
+  if ("message" in v) return say(v.message);
+  return String(v);
+}

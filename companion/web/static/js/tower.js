@@ -1,15 +1,24 @@
 // Tower page: backend status, camera messages, the on-screen buttons (same path as GPIO).
 import { api } from "./api.js";
 import { el, clear, showError } from "./dom.js";
-import { t } from "./i18n.js";
+import { t, colourName, say } from "./i18n.js";
 import { subscribe } from "./live.js";
 
-/** "✓ synthetic — simulated tower (seed 7)" for {ok, backend, description, message}. */
+/** A value the tower reports, in the page's language: "yes", a known word ("ready", "USB
+ *  camera"), colours by name, "✓ simulated camera" for {ok, backend, description, message}. */
+const word = (v) => (t(`tower_value_${v}`) === `tower_value_${v}` ? String(v) : t(`tower_value_${v}`));
 function describe(value) {
-  if (value === null || typeof value !== "object") return typeof value === "boolean" ? (value ? t("yes") : t("no")) : String(value);
-  const mark = "ok" in value ? (value.ok ? "✓ " : "✗ ") : "";
+  if (Array.isArray(value)) return value.length ? value.map(colourName).join(", ") : "–";
+  if (value === null || typeof value !== "object") return typeof value === "boolean" ? (value ? t("yes") : t("no")) : word(value);
+  if (!("ok" in value)) {
+    const cubes = Object.entries(value).filter(([, n]) => n).map(([c, n]) => `${n} ${colourName(c)}`);
+    return cubes.length ? cubes.join(", ") : "–";
+  }
+  const mark = value.ok ? "✓ " : "✗ ";
+  // The simulated camera's own description ("simulated tower (seed 7)") says what its word says.
   const words = Object.entries(value).filter(([k, v]) => k !== "ok" && v !== null && v !== "" && typeof v !== "object")
-    .map(([, v]) => String(v));
+    .filter(([k]) => !(k === "description" && value.backend === "synthetic"))
+    .map(([k, v]) => (k === "message" ? say(v) : word(v)));
   return mark + words.join(" — ");
 }
 
@@ -22,7 +31,7 @@ function render(status) {
       el("dd", { "data-status": key }, describe(value)));
   }
   clear(dl, rows);
-  clear(document.getElementById("tower-messages"), (status?.messages || []).map((m) => el("li", {}, m)));
+  clear(document.getElementById("tower-messages"), (status?.said || status?.messages || []).map((m) => el("li", {}, say(m))));
 }
 
 async function load() {
