@@ -106,7 +106,10 @@ class Flow:
 
     def pick(self, form: Any, name: str, value: str) -> None:
         """Pick a region in a node field: its button, or its entry in the drop-down."""
+        from playwright.sync_api import expect
+
         button = form.locator(f'[data-field="{name}"] button[data-value="{value}"]')
+        expect(form.locator(f'[data-field="{name}"] button[data-value="{value}"], select[name="{name}"]').first).to_be_visible()
         if button.count():
             if button.get_attribute("aria-pressed") != "true":  # taken already: no tap
                 self.tap(button)

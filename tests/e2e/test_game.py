@@ -161,6 +161,7 @@ def open_action(page: Page, action: str):
 def pick_node(f, name: str, value: str) -> None:
     """A region picker offers only legal regions ("region|realm"): buttons, or a drop-down."""
     button = f.locator(f'[data-field="{name}"] button[data-value="{value}"]')
+    expect(f.locator(f'[data-field="{name}"] button[data-value="{value}"], select[name="{name}"]').first).to_be_visible()
     if button.count():
         if button.get_attribute("aria-pressed") != "true":  # a single choice is taken already
             button.click()

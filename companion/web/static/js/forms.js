@@ -178,11 +178,19 @@ const FIELDS = {
     };
   },
   /** Rows of {region, realm?, armies}. With f.regionsFor(values) (legal options) a row offers
-   *  only those regions, and the first row starts with all the armies f.armiesFor(values). */
+   *  only those regions, and the first row starts with all the armies f.armiesFor(values).
+   *  With f.byRealm(values) → {realm: {regions, max}} (rows with a realm each) a row offers only
+   *  the realms with armies to place, that realm's regions, and at most its number. */
   placements(f, ctx) {
     const rows = [];
     let allowed = null; // region ids the rows may offer (null: every region)
     let total = null;
+    let realms = f.byRealm ? f.byRealm({}) || {} : null;
+    const fill = (select, ids, value) => {
+      select.replaceChildren(el("option", { value: "" }, t("choose")),
+        ...ids.map((id) => el("option", { value: id }, boardRegionName(ctx.board, id))));
+      select.value = ids.includes(value) ? value : (ids.length === 1 ? ids[0] : "");
+    };
     const list = el("div", { class: "placements", "data-field": f.name });
     const regionField = (name, value) => {
       if (!allowed) return FIELDS.region({ name, value }, ctx);
@@ -192,17 +200,32 @@ const FIELDS = {
       return { node: select, get: () => select.value || null, set: (v) => { select.value = v ?? ""; return select.value === (v ?? ""); } };
     };
     const addRow = (init = {}) => {
-      const region = regionField(`${f.name}_region`, init.region);
-      const realm = f.withRealm ? FIELDS.realm({ name: `${f.name}_realm`, value: init.realm ?? f.realm }) : null;
-      const armies = stepper({ value: init.armies ?? 1, min: 1, max: total ?? 30, label: t("armies"), name: `${f.name}_armies` });
-      const row = { region, realm, armies };
+      let region;
+      let realm;
+      let armies;
+      if (realms) {
+        const offered = Object.keys(realms);
+        if (!offered.length) return;
+        const first = offered.includes(init.realm) ? init.realm : offered[0];
+        realm = choice(`${f.name}_realm`, offered.map((r) => ({ value: r, label: t(`realm_${r}`) })), first);
+        const select = el("select", { name: `${f.name}_region` });
+        fill(select, realms[first].regions, init.region);
+        region = { node: select, get: () => select.value || null, set: (v) => { select.value = v ?? ""; return true; } };
+        armies = stepper({ value: Math.min(init.armies ?? 1, realms[first].max), min: 1, max: realms[first].max, label: t("armies"), name: `${f.name}_armies` });
+      } else {
+        region = regionField(`${f.name}_region`, init.region);
+        realm = f.withRealm ? FIELDS.realm({ name: `${f.name}_realm`, value: init.realm ?? f.realm }) : null;
+        armies = stepper({ value: init.armies ?? 1, min: 1, max: total ?? 30, label: t("armies"), name: `${f.name}_armies` });
+      }
+      const row = { region, realm, armies, shown: realm?.get() ?? null };
       const node = el("div", { class: "form-grid placement" }, region.node, realm?.node, armies.node,
         el("button", { type: "button", class: "btn danger", onclick: () => { rows.splice(rows.indexOf(row), 1); node.remove(); } }, t("remove")));
       rows.push(row);
       list.append(node);
     };
     if (f.startWithRow !== false && !f.regionsFor) addRow();
-    const add = el("button", { type: "button", class: "btn", "data-add": f.name, onclick: () => addRow() }, t("add_placement"));
+    const add = el("button", { type: "button", class: "btn", "data-add": f.name, onclick: () => addRow(),
+      hidden: Boolean(realms) && !Object.keys(realms).length }, t("add_placement"));
     const get = () => rows.map((r) => ({ region: r.region.get(), ...(r.realm ? { realm: r.realm.get() } : {}), armies: r.armies.get() }));
     const set = (v) => {
       if (!Array.isArray(v)) return false;
@@ -215,7 +238,18 @@ const FIELDS = {
       node: el("div", {}, list, add),
       get,
       set,
-      refresh: f.regionsFor ? (values) => {
+      refresh: f.byRealm ? (values) => {
+        realms = f.byRealm(values) || {};
+        for (const row of rows) {
+          const spec = realms[row.realm.get()];
+          if (!spec) continue;
+          if (row.shown !== row.realm.get()) {
+            fill(row.region.node, spec.regions, row.region.get());
+            row.shown = row.realm.get();
+          }
+          row.armies.setMax(spec.max);
+        }
+      } : f.regionsFor ? (values) => {
         const next = f.regionsFor(values);
         const n = f.armiesFor(values);
         if (JSON.stringify(next) === JSON.stringify(allowed) && n === total) return;

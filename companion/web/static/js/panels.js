@@ -15,7 +15,7 @@ let shownKey = null;
 // The legal options of the player whose turn it is, for the state on screen (companion/game/
 // legal.py via GET /api/games/<id>/options). A new state waits for its options before the
 // action panel is redrawn, so no picker ever offers what the previous state allowed.
-const OPTION_PHASES = new Set(["actions"]);
+const OPTION_PHASES = new Set(["actions", "reinforcements"]);
 let loading = null; // the key being fetched
 const optionsKey = (s) => `${s.version}|${s.active ?? ""}`;
 
@@ -62,11 +62,13 @@ export function renderPanel(host, ctx, { force = false } = {}) {
   const key = panelKey(ctx);
   if (!force && key === shownKey) { if (ctx.panelUpdate) ctx.panelUpdate(); return; }
   if (needsOptions(ctx) && ctx.optionsKey !== optionsKey(s)) {
-    // Keep the old panel the moment it takes (a command from it is refused as stale anyway)
-    // and redraw with the options of this state.
+    // Whose turn it is shows at once; the pickers follow with the options of this state (a
+    // form open before is drawn again from its draft then).
     host.dataset.options = "loading";
+    host.dataset.phase = s.phase;
     loadOptions(ctx).then((fresh) => { if (fresh) renderPanel(host, ctx, { force: true }); });
-    if (host.childElementCount) return;
+    shownKey = key;
+    return clear(host, SCREENS[s.phase](ctx));
   }
   host.dataset.options = needsOptions(ctx) ? "ready" : "none";
   shownKey = key;
@@ -187,6 +189,13 @@ function reinforcementsPanel(ctx) {
   const p = s.active ? s.player(s.active) : null;
   const picker = actingPlayer(ctx);
   const allowance = p ? { light: Math.floor(p.limbo.light / 3), dark: Math.floor(p.limbo.dark / 3) } : null;
+  if (needsOptions(ctx) && ctx.optionsKey !== optionsKey(s)) {
+    return el("div", {}, turnHeader(ctx, "phase_reinforcements"), el("p", { class: "muted", id: "choices-loading" }, t("choices_loading")));
+  }
+  // Only realms with an army to send, only regions of that realm with an own army, at most one
+  // army per full three in that limbo (legal options of the player whose turn it is).
+  const legal = ctx.options?.commands?.reinforce?.realms;
+  const byRealm = legal ? () => Object.fromEntries(Object.entries(legal).filter(([, r]) => r.max > 0 && r.regions.length)) : null;
   const justScored = s.lastScore && s.lastScore.round === s.round - 1 && s.done.length === 0;
   return el("div", {},
     justScored ? lastScoring(ctx) : null,
@@ -194,7 +203,7 @@ function reinforcementsPanel(ctx) {
     picker.node,
     allowance ? el("p", { class: "hint" }, t("reinforce_allowance", allowance)) : null,
     commandForm(ctx, { type: "reinforce", transform: withPlayer(ctx, picker), submitLabel: t("reinforce_place"), spec: [
-      { name: "placements", kind: "placements", withRealm: true, startWithRow: false, label: t("field_placements") },
+      { name: "placements", kind: "placements", withRealm: true, startWithRow: false, label: t("field_placements"), byRealm },
     ] }));
 }
 
