@@ -7,6 +7,7 @@ import { el, clear, showError } from "./dom.js";
 import { t } from "./i18n.js";
 import { BASE } from "./tabletop_common.js";
 
+const GAME_KEYS = { immortal_gameogami: 1, amrtaka: 1, wrath_of_the_immortals: 1 };
 const show = (v) => (v === null || v === undefined ? "–" : typeof v === "number" && !Number.isInteger(v) ? v.toFixed(v < 1 ? 3 : 1) : String(v));
 const title = (g) => (g.game === "generic" ? g.name : g.game === "immortals" ? t("tt_immortals") : t(`tt_game_${g.game}`));
 
@@ -41,9 +42,10 @@ async function render(host) {
     table([t("tt_stats_game"), t("tt_stats_plays"), t("tt_stats_average_minutes"), t("tt_stats_shared")],
       report.games.map((g) => [title(g), show(g.plays), show(g.average_minutes), show(g.shared_wins)])),
     report.people.length ? table([t("tt_stats_person"), t("tt_stats_plays"), t("tt_stats_wins"), t("tt_stats_win_rate"),
-      t("tt_stats_immortals"), t("tt_stats_whole_night")],
+      t("tt_stats_immortals"), t("tt_stats_whole_night"), t("tt_stats_per_game")],
     report.people.map((p) => [p.name, show(p.plays), show(p.wins), show(p.win_rate),
-      `${p.immortals.wins}/${p.immortals.plays}`, show(p.whole_night.win_rate)])) : null,
+      `${p.immortals.wins}/${p.immortals.plays}`, show(p.whole_night.win_rate),
+      p.games.map((g) => `${title({ game: g.key in GAME_KEYS ? g.key : "generic", name: g.name })} ${g.wins}/${g.finished}`).join(", ") || "–"])) : null,
     links, bggEditor(report, ids));
 }
 
