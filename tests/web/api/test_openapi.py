@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import re
 
+import pytest
+
 from ..conftest import ok
 
 IGNORED_METHODS = {"HEAD", "OPTIONS"}
@@ -141,3 +143,118 @@ def test_real_answers_match_their_documented_schemas(client):
     checks.append(("/api/games/{game_id}", "get", 404, {"error": error_of(missing, 404)}))
     for path, method, status, body in checks:
         conforms(doc, documented(doc, path, method, status), body, f"{method.upper()} {path} {status}")
+
+
+# -- one source: the document and the validation come from the same shapes -----------------------
+
+HUGE = 10**30  # far past SQLite's 2**63 - 1
+
+
+@pytest.mark.parametrize("path", [
+    f"/api/games/{HUGE}", f"/api/games/{HUGE}/export.json", f"/api/games/{HUGE}/battles.csv",
+    f"/api/games/{HUGE}/battle/reading", f"/api/events?game={HUGE}", f"/api/people/{HUGE}",
+    f"/api/games/{2**63}", f"/api/stats/games/{HUGE}",
+])
+def test_an_id_past_what_sqlite_holds_is_not_found_not_a_server_error(client, path):
+    answer = client.get(path)
+    assert answer.status_code in (400, 404), answer.get_data(as_text=True)
+    assert answer.get_json()["error"]["message"]
+
+
+@pytest.mark.parametrize("path", [f"/api/games/{HUGE}/battle/count", f"/api/games/{HUGE}/battle/preview",
+                                  f"/api/games/{HUGE}/commands"])
+def test_a_huge_id_in_a_state_changing_route_is_not_found(client, path):
+    answer = client.post(path, json={"counts": {}, "command": {"type": "undo"}})
+    assert answer.status_code == 404, answer.get_data(as_text=True)
+
+
+def test_id_parameters_are_bounded_in_the_document(client):
+    doc = ok(client.get("/api/openapi.json"))
+    for path, ops in doc["paths"].items():
+        for op in ops.values():
+            for p in op.get("parameters", []):
+                if p["in"] == "path" and p["schema"].get("type") == "integer":
+                    assert p["schema"]["minimum"] == 1 and p["schema"]["maximum"] == 2**63 - 1, path
+
+
+def test_a_wrong_method_is_405_with_allow_as_documented(client):
+    doc = ok(client.get("/api/openapi.json"))
+    answer = client.delete("/api/games")
+    assert answer.status_code == 405
+    assert {"GET", "POST"} <= {m.strip() for m in answer.headers["Allow"].split(",")}
+    assert answer.get_json()["error"]["kind"] == "MethodNotAllowed"
+    assert doc["components"]["responses"]["MethodNotAllowed"]["headers"]["Allow"]["required"]
+    for path, ops in doc["paths"].items():
+        for method, op in ops.items():
+            assert "405" in op["responses"], f"{method} {path}"
+
+
+def test_state_changing_operations_list_the_pin_and_request_forgery_answers(client):
+    doc = ok(client.get("/api/openapi.json"))
+    for path, ops in doc["paths"].items():
+        for method, op in ops.items():
+            if method in ("post", "put", "patch", "delete"):
+                assert "403" in op["responses"], f"{method} {path}"
+    assert {"401", "429"} <= set(doc["paths"]["/api/games"]["post"]["responses"])
+    assert "401" not in doc["paths"]["/api/games/{game_id}/battle/preview"]["post"]["responses"], (
+        "a preview changes nothing and needs no PIN")
+
+
+def test_creating_a_game_links_to_every_operation_that_takes_its_id(client):
+    doc = ok(client.get("/api/openapi.json"))
+    links = doc["paths"]["/api/games"]["post"]["responses"]["201"]["links"]
+    ids = {op["operationId"]: (path, method) for path, ops in doc["paths"].items() for method, op in ops.items()}
+    takes_game = {op["operationId"] for path, ops in doc["paths"].items() for op in ops.values()
+                  if "{game_id}" in path}
+    assert set(links) == takes_game
+    for link in links.values():
+        assert link["operationId"] in ids
+        assert link["parameters"] == {"game_id": "$response.body#/id"}
+    for needed in ("api_games_get_game", "api_games_execute", "api_battle_preview", "api_battle_count",
+                   "api_games_export_json"):
+        assert needed in links
+
+
+def test_request_shapes_in_the_document_are_the_validated_ones(client):
+    """The document's schema of a body is the model's: what it forbids is refused, in words."""
+    from companion.web.api.shapes import PreviewRequest
+
+    doc = ok(client.get("/api/openapi.json"))
+    body = doc["paths"]["/api/games/{game_id}/battle/preview"]["post"]["requestBody"]
+    name = body["content"]["application/json"]["schema"]["$ref"].rsplit("/", 1)[1]
+    assert name == PreviewRequest.__name__
+    counts = doc["components"]["schemas"]["Counts"]
+    assert counts["additionalProperties"] is False
+    red = counts["properties"]["red"]["anyOf"][0]
+    assert (red["minimum"], red["maximum"]) == (0, 99)
+
+
+@pytest.mark.parametrize(("payload", "words"), [
+    ({"counts": {"red": 100}}, "The count for red must be a whole number from 0 to 99."),
+    ({"counts": {"red": "3"}}, "The count for red must be a whole number from 0 to 99."),
+    ({"counts": {"pink": 1}}, "There are no pink cubes"),
+    ({}, "The request needs the cube counts."),
+])
+def test_a_refused_body_says_in_words_what_is_wrong(client, payload, words):
+    from ..conftest import attack_declared, error_of
+
+    game = attack_declared(client)
+    error = error_of(client.post(f"/api/games/{game}/battle/preview", json=payload), 400)
+    assert error["kind"] == "MalformedRequestError"
+    assert error["message"].startswith(words)
+    assert "pydantic" not in error["message"] and "Input should" not in error["message"]
+
+
+def test_a_whole_number_may_be_written_3_0_as_json_allows(client):
+    from ..conftest import attack_declared
+
+    game = attack_declared(client)
+    ok(client.post(f"/api/games/{game}/battle/preview", data='{"counts": {"red": 3.0}}',
+                   content_type="application/json"))
+
+
+def test_a_nul_in_a_name_is_refused_not_a_server_error(client):
+    from ..conftest import error_of
+
+    assert error_of(client.post("/api/people", json={"name": "\x00Ani"}), 400)["kind"] == "MalformedRequestError"
+    assert error_of(client.post("/api/games", json={"title": "\x00"}), 400)["kind"] == "MalformedRequestError"
