@@ -261,12 +261,13 @@ def localize_warnings(data: Any, lang: str) -> Any:
 
 @dataclass(frozen=True)
 class Sentences:
-    """Several sentences said one after the other (``" ".join``), each rendered in the language."""
+    """Several sentences said one after the other (joined by ``sep``), each in the language."""
 
     items: tuple[Any, ...]
+    sep: str = " "
 
     def render(self, lang: str) -> str:
-        return " ".join(render_value(i, lang) for i in self.items)
+        return self.sep.join(render_value(i, lang) for i in self.items)
 
 
 def localize_all(data: Any, lang: str) -> Any:

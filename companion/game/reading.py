@@ -21,7 +21,7 @@ from .colors import GREEN, display
 from .effects import Changes
 from .errors import IllegalActionError, InvalidCommandError
 from .state import GameState
-from .wording import Term, msg
+from .wording import Message, Sentences, Term, msg
 
 MAX_COUNT = 60  # more cubes than a tray holds is a typo
 
@@ -72,45 +72,60 @@ def camera_of(state: GameState, sent: Any) -> dict[str, int] | None:
     return None if sent is None else dict(sent)
 
 
-def news(event: dict[str, Any]) -> str:
+def news_message(event: dict[str, Any]) -> Message:
     """One sentence saying what an event changed, for a device whose view it made stale."""
     kind = event.get("type", "")
     cmd = event.get("command") or {}
     who = cmd.get("player")
     if kind == "correct_tray":
-        return f"{display(cmd.get('color', ''))} was corrected to {cmd.get('count')}"
+        colour = str(cmd.get("color", ""))
+        return msg("news_corrected", colour=Term(f"color_{colour}", display(colour)), n=cmd.get("count"))
     if kind == "read_tray":
-        return "The camera counted the tray again"
+        return msg("news_read_tray")
     if kind == "undo":
-        return f"A step was undone ({str(event.get('undone_type', '')).replace('_', ' ')})"
-    what = kind.replace("_", " ")
-    return f"{display(who)}: {what}" if who else what.capitalize()
+        undone = str(event.get("undone_type", ""))
+        return msg("news_undone", what=Term(f"news_what_{undone}", undone.replace("_", " ")))
+    what = Term(f"news_what_{kind}", kind.replace("_", " "))
+    if who:
+        return msg("news_player", player=Term(f"color_{who}", display(who)), what=what)
+    return msg("news_event", what=what)
 
 
-def summary(events: list[dict[str, Any]], limit: int = 3) -> str:
+def news(event: dict[str, Any]) -> str:
+    """:func:`news_message` in English (the live stream's ``news``)."""
+    return str(news_message(event))
+
+
+def summary_message(events: list[dict[str, Any]], limit: int = 3) -> Message:
     """"Red was corrected to 5; Blue: pass" — what ``events`` changed, the last ``limit``
     things named (a colour corrected twice counts once, with its last value)."""
-    said: list[str] = []
+    said: list[Message] = []
     for e in events:
-        line = news(e)
+        line = news_message(e)
         if e.get("type") == "correct_tray":
-            colour = (e.get("command") or {}).get("color", "")
-            said = [s for s in said if not s.startswith(f"{display(colour)} was corrected")]
+            said = [m for m in said if not (m.key == "news_corrected" and m.params["colour"] == line.params["colour"])]
         if line not in said:
             said.append(line)
     more = len(said) - limit
-    text = "; ".join(said[-limit:])
+    lines = Sentences(tuple(said[-limit:]), "; ")
     if more > 0:
-        text = f"{text} (and {more} more change{'s' if more > 1 else ''})"
-    return text
+        return msg("news_more", count="n", lines=lines, n=more)
+    return msg("news_lines", lines=lines)
 
 
-def stale_message(events: list[dict[str, Any]], limit: int = 3) -> str:
+def summary(events: list[dict[str, Any]], limit: int = 3) -> str:
+    """:func:`summary_message` in English."""
+    return str(summary_message(events, limit))
+
+
+def stale_message(events: list[dict[str, Any]], limit: int = 3) -> Message:
     """"Red was corrected to 5 on another tablet — check and apply again." for the events a
-    stale command missed (oldest first)."""
+    stale command missed (oldest first); ``str()`` is English, the API says it in the
+    device's language."""
     if not events:
-        return "The game changed on another tablet — check and try again."
+        return msg("stale_unknown")
     devices = {(e.get("command") or {}).get("device") for e in events}
     devices.discard(None)
-    where = f" on {devices.pop()}" if len(devices) == 1 else " on another tablet"
-    return f"{summary(events, limit)}{where} — check and apply again."
+    if len(devices) == 1:
+        return msg("stale_on_device", changes=summary_message(events, limit), device=str(devices.pop()))
+    return msg("stale_elsewhere", changes=summary_message(events, limit))

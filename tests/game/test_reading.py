@@ -92,10 +92,13 @@ def test_seeding_uses_the_shared_reading():
 def test_news_and_stale_message_name_what_changed():
     e = {"type": "correct_tray", "command": {"type": "correct_tray", "color": "red", "count": 5}}
     assert news(e) == "Red was corrected to 5"
-    assert stale_message([e]) == "Red was corrected to 5 on another tablet — check and apply again."
+    assert str(stale_message([e])) == "Red was corrected to 5 on another tablet — check and apply again."
+    assert stale_message([e]).render("de") == ("Rot wurde auf 5 korrigiert auf einem anderen Tablet – "
+                                               "prüfe und übernimm noch einmal.")
     e4 = {"type": "correct_tray", "command": {"type": "correct_tray", "color": "red", "count": 4,
                                               "device": "Tablet 2"}}
     e5 = {"type": "correct_tray", "command": {**e4["command"], "count": 5}}
-    assert stale_message([e4, e5]) == "Red was corrected to 5 on Tablet 2 — check and apply again."
+    assert str(stale_message([e4, e5])) == "Red was corrected to 5 on Tablet 2 — check and apply again."
     passed = {"type": "pass", "command": {"type": "pass", "player": "blue"}}
-    assert stale_message([passed]).startswith("Blue: pass on another tablet")
+    assert str(stale_message([passed])).startswith("Blue: pass on another tablet")
+    assert stale_message([passed]).render("de").startswith("Blau: gepasst auf einem anderen Tablet")
