@@ -129,7 +129,7 @@ def attack_via_form(flow: Flow, source: str, target: str, card: str) -> int:
 
     page = flow.page
     before = flow.taps
-    flow.wait("panel ready (options loaded)", lambda: panel_ready(page))
+    flow.wait("game page opened → pickers ready", lambda: panel_ready(page))
     flow.tap(page.locator('#panel .action-grid button[data-action="attack"]'))
     f = page.locator('#panel form[data-command="attack"]')
     flow.wait("attack form shown", lambda: expect(f).to_be_visible())
