@@ -16,29 +16,30 @@ from .effects import Changes
 from .errors import (InvalidBattleError, InvalidCommandError, NoSuchRoundError,
                      RoundNotStartedError)
 from .state import GameState
+from .wording import Term, msg
 
 
 def _get(entry: Any, key: str, kind: str) -> Any:
     if key not in entry:
-        raise InvalidCommandError(f"Each {kind} correction needs {key!r}.")
+        raise InvalidCommandError(msg("err_correction_needs", kind=Term(f"correction_{kind}", kind), key=key))
     return entry[key]
 
 
 def _count(v: Any, what: str) -> int:
     if isinstance(v, bool) or not isinstance(v, int) or v < 0:
-        raise InvalidCommandError(f"The corrected {what} must be a whole number of 0 or more.")
+        raise InvalidCommandError(msg("err_correction_count", what=what))
     return v
 
 
 def _player(state: GameState, v: Any) -> str:
     if v not in state.colors:
-        raise InvalidCommandError(f"{v!r} is not playing in this game.")
+        raise InvalidCommandError(msg("err_colour_not_playing", colour=Term(f"color_{v}", repr(v))))
     return v
 
 
 def _realm(v: Any) -> str:
     if v not in REALMS:
-        raise InvalidCommandError("A correction's realm must be light or dark.")
+        raise InvalidCommandError(msg("err_correction_realm"))
     return v
 
 
@@ -98,11 +99,11 @@ def correct(state: GameState, cmd: c.Correct) -> Changes:
         region, realm = region_id(state, _get(e, "region", "building")), _realm(_get(e, "realm", "building"))
         if "building" in e:
             if e["building"] not in (None, "shrine", "capital"):
-                raise InvalidCommandError("A corrected building must be none, shrine or capital.")
+                raise InvalidCommandError(msg("err_correction_building"))
             ch.building(region, realm, e["building"])
         if "portal" in e:
             if not isinstance(e["portal"], bool):
-                raise InvalidCommandError("A corrected portal must be true or false.")
+                raise InvalidCommandError(msg("err_correction_portal"))
             ch.portal(region, realm, e["portal"])
     if cmd.tray is not None:
         try:
@@ -111,11 +112,11 @@ def correct(state: GameState, cmd: c.Correct) -> Changes:
             raise InvalidCommandError(str(err)) from None
         for color in set(tray) | set(state.tray):
             if color != "green" and color not in state.colors:
-                raise InvalidCommandError(f"{color!r} is not playing in this game.")
+                raise InvalidCommandError(msg("err_colour_not_playing", colour=Term(f"color_{color}", repr(color))))
             delta = tray.get(color, 0) - state.tray.get(color, 0)
             ch.cubes("tray", color, delta)
             ch.cubes("unaccounted", color, delta)
     _turn_order(state, cmd, ch)
     if not ch.effects:
-        raise InvalidCommandError("The correction changes nothing.")
+        raise InvalidCommandError(msg("err_correction_nothing"))
     return ch

@@ -31,10 +31,10 @@ def test_tray_and_limbo_corrections_are_booked_as_unaccounted():
     [
         ({}, "changes nothing"),
         ({"armies": [{"region": "atlantis", "realm": "light", "color": "red", "count": 1}]}, "no region “atlantis”"),
-        ({"armies": [{"region": "foothold", "realm": "light", "color": "black", "count": 1}]}, "'black' is not playing"),
+        ({"armies": [{"region": "foothold", "realm": "light", "color": "black", "count": 1}]}, "Black is not playing"),
         ({"limbo": [{"player": "red", "realm": "light", "count": -1}]}, "0 or more"),
         ({"buildings": [{"region": "foothold", "realm": "light", "building": "tower"}]}, "none, shrine or capital"),
-        ({"resources": [{"gold": 1}]}, "needs 'player'"),
+        ({"resources": [{"gold": 1}]}, "needs “player”"),
     ],
 )
 def test_bad_corrections_are_refused(fields, words):
