@@ -340,7 +340,7 @@ def _same(value: Any) -> Any:
     """``value`` as compared: a stored sentence is a catalogue entry ({key, params, text}) where
     an answer carries the sentence itself — the same sentence either way."""
     if isinstance(value, dict):
-        if {"key", "text"} <= set(value) and set(value) <= {"key", "params", "text"}:
+        if {"key", "text"} <= set(value) and set(value) <= {"key", "params", "count", "text"}:
             return value["text"]
         return {k: _same(v) for k, v in value.items()}
     if isinstance(value, list):

@@ -19,21 +19,19 @@ from typing import Any
 import numpy as np
 
 from companion.hw.errors import CameraPictureError
+from companion.messages import msg
 
 BLACK_MAX = 24  # no pixel brighter than this (of 255): nothing is lit
 BLANK_STD = 1.0  # the whole picture one flat value: no tray, no cubes, no edges
-
-_FIX = "Enter the counts by hand; the companion reconnects the camera at the next count."
 
 
 def check_frame(frame: Any) -> np.ndarray:
     """``frame`` if it is a BGR ``uint8`` image of shape (H, W, 3), else CameraPictureError."""
     if not isinstance(frame, np.ndarray) or frame.size == 0:
-        raise CameraPictureError(f"The camera sent an empty picture. {_FIX}")
+        raise CameraPictureError(msg("err_camera_picture_empty"))
     if frame.ndim != 3 or frame.shape[2] != 3 or frame.dtype != np.uint8:
         raise CameraPictureError(
-            f"The camera sent a picture it should not (shape {tuple(frame.shape)}, "
-            f"{frame.dtype}). {_FIX}"
+            msg("err_camera_picture_shape", shape=f"{tuple(frame.shape)}, {frame.dtype}")
         )
     return frame
 
@@ -42,12 +40,7 @@ def check_picture(frame: np.ndarray) -> np.ndarray:
     """``frame`` unless it is black or one flat colour (see the module docstring)."""
     check_frame(frame)
     if int(frame.max()) <= BLACK_MAX:
-        raise CameraPictureError(
-            "The camera picture is black — is the lens covered or the tower's light off? "
-            f"{_FIX}"
-        )
+        raise CameraPictureError(msg("err_camera_picture_black"))
     if float(frame.std()) < BLANK_STD:
-        raise CameraPictureError(
-            f"The camera picture is one flat colour — the camera shows no tray. {_FIX}"
-        )
+        raise CameraPictureError(msg("err_camera_picture_blank"))
     return frame

@@ -120,22 +120,16 @@ class StorageError(StoreError):
 class DiskFullError(StorageError):
     """The disk (or the database's size limit) is full."""
 
-    def __init__(self, message: str | None = None) -> None:
-        super().__init__(
-            message
-            or "The companion's storage is full, so this was not saved — nothing was changed and "
-            "every earlier move is safe. Free some space (old backups in the data folder's "
-            "'backups', or 'companion store prune-photos'), then try again."
-        )
+    def __init__(self, message: object = None) -> None:
+        from companion.messages import msg
+
+        super().__init__(message or msg("err_storage_full"))
 
 
 class ReadOnlyStorageError(StorageError):
     """The data folder or the database file has become read-only."""
 
-    def __init__(self, message: str | None = None) -> None:
-        super().__init__(
-            message
-            or "The companion's data folder has become read-only, so this was not saved — nothing "
-            "was changed and every earlier move is safe. Check the SD card or disk, then restart "
-            "the companion."
-        )
+    def __init__(self, message: object = None) -> None:
+        from companion.messages import msg
+
+        super().__init__(message or msg("err_storage_read_only"))

@@ -18,8 +18,8 @@ from .test_counting import ScriptedCamera, StillTwice, annotator, counter
 @pytest.mark.parametrize("frame, words", [
     (None, "empty picture"),
     (np.empty((0, 0, 3), np.uint8), "empty picture"),
-    (np.zeros((48, 64), np.uint8), "shape (48, 64)"),
-    (np.zeros((48, 64, 4), np.uint8), "shape (48, 64, 4)"),
+    (np.zeros((48, 64), np.uint8), "((48, 64), uint8)"),
+    (np.zeros((48, 64, 4), np.uint8), "((48, 64, 4), uint8)"),
     (np.zeros((48, 64, 3), np.float32), "float32"),
 ])
 def test_a_frame_that_is_no_colour_image_is_a_camera_fault(frame, words) -> None:

@@ -292,6 +292,9 @@ def test_a_full_disk_while_the_photo_is_stored_refuses_the_count(app, monkeypatc
     monkeypatch.setattr("companion.web.api.readings.atomic_write", full)
     error = error_of(client.post(f"/api/games/{game}/battle/count"), 503)
     assert error["kind"] == "DiskFullError"
+    german = error_of(client.post(f"/api/games/{game}/battle/count",
+                                  headers={"Accept-Language": "de"}), 503)
+    assert german["message"].startswith("Der Speicher des Companions ist voll")  # a German tablet
     assert state_of(client, game) == before
     monkeypatch.undo()
     assert ok(client.post(f"/api/games/{game}/battle/count"))["reading"]["counts"]  # a recount
