@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from flask import Blueprint, Response, jsonify, send_file
 
-from companion.messages import localize_all, localize_warnings
+from companion.messages import localize_all, localize_warnings, msg
 from companion.web.api.errors import NotFoundError
 from companion.web.api.runtime import runtime
 from companion.web.api.shapes import CountAnswer, Preview, PreviewRequest, ReadingEnvelope
@@ -61,7 +61,7 @@ def latest_reading(game_id: int) -> Response:
     rt.service.state(game_id)  # 404 for a game that does not exist
     reading = rt.readings.latest(game_id)
     if reading is None:
-        raise NotFoundError("The tray has not been counted by the camera in this game yet.")
+        raise NotFoundError(msg("err_not_counted_yet"))
     return jsonify({"reading": reading})
 
 

@@ -47,10 +47,7 @@ class NoPendingBattleError(ApiError, ValueError):
     """The tray can only be counted while a battle waits for its result."""
 
     def __init__(self, game_id: int) -> None:
-        super().__init__(
-            f"Game {game_id} has no battle waiting for the tray to be counted. "
-            "Declare an attack first."
-        )
+        super().__init__(msg("err_no_pending_battle", game=str(game_id)))
 
 
 class StreamUnavailableError(ApiError):

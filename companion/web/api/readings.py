@@ -21,6 +21,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from companion.messages import msg
 from companion.web.api.errors import NotFoundError
 
 _RID = re.compile(r"^(\d+)-(\d+)-[0-9a-f]{8}$")
@@ -130,7 +131,7 @@ class ReadingStore:
     def get(self, rid: str) -> dict[str, Any]:
         """One stored reading by id; :class:`NotFoundError` for an unknown one."""
         if not _RID.match(rid):
-            raise NotFoundError("There is no such camera reading.")
+            raise NotFoundError(msg("err_no_reading"))
         with self._lock:
             for reading in self._latest.values():
                 if reading["id"] == rid:
@@ -138,7 +139,7 @@ class ReadingStore:
         try:
             return json.loads((self.root / rid / "reading.json").read_text(encoding="utf-8"))
         except (OSError, ValueError):
-            raise NotFoundError("There is no such camera reading.") from None
+            raise NotFoundError(msg("err_no_reading")) from None
 
     def latest(self, game: int) -> dict[str, Any] | None:
         with self._lock:
@@ -147,8 +148,8 @@ class ReadingStore:
     def image_path(self, rid: str, which: str) -> Path:
         """The file of one image of a reading; :class:`NotFoundError` for anything else."""
         if not _RID.match(rid) or which not in IMAGES:
-            raise NotFoundError("There is no such camera photo.")
+            raise NotFoundError(msg("err_no_photo"))
         path = self.root / rid / IMAGES[which]
         if not path.is_file():
-            raise NotFoundError("There is no such camera photo. It may have been taken on another day.")
+            raise NotFoundError(msg("err_no_photo_other_day"))
         return path
