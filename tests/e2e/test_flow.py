@@ -113,3 +113,25 @@ def test_the_marker_is_corrected_on_the_tablet_and_undone(server, setup) -> None
     page.locator("#undo-btn").click()
     expect(page.locator("#state-version")).to_have_text(str(v + 2))
     assert api.state(game)["marker_holder"] == before["marker_holder"]
+
+
+def test_a_draft_deployment_offers_only_unoccupied_regions(server, setup) -> None:
+    page, api = setup
+    game = api.new_game()
+    for color in ("red", "blue", "purple"):
+        api.do(game, type="deploy_start", player=color, armies=6,
+               **({"region": {"blue": "mountainhome", "purple": "white-falls"}[color]} if color != "red" else {}))
+    page.goto(f"{server.url}/games/{game}")
+    f = page.locator('#panel form[data-command="deploy"]')
+    expect(f).to_be_visible()
+    offered = f.locator('select[name="where"] option[value]:not([value=""])').evaluate_all("os => os.map(o => o.value)")
+    assert "mountainhome|light" not in offered and "treehome|dark" not in offered  # occupied
+    assert "mountainhome|dark" not in offered  # Ani's start: 2 armies went to the dark twin too
+    assert "the-murk|dark" in offered and len(offered) == 50 - 6
+    page.locator('#realm-dark .region[data-region="the-murk"]').click()  # picked on the board
+    expect(f.locator('select[name="where"]')).to_have_value("the-murk|dark")
+    v = int(page.locator("#state-version").inner_text())
+    f.locator('button[type="submit"]').click()
+    expect(page.locator("#state-version")).to_have_text(str(v + 1))
+    state = api.state(game)
+    assert any(n for n in state["regions"]["dark"]["the-murk"]["armies"].values())

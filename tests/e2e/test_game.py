@@ -80,16 +80,14 @@ def deploy(page: Page, shots: Shots) -> None:
         submit(page, f)
     expect(page.locator('#realm-light [data-region="treehome"] [data-colour="red"]')).to_contain_text("3")
     expect(page.locator('#realm-dark [data-region="treehome"] [data-colour="red"]')).to_contain_text("2")
-    # Draft round 1: one group each (a wrong move first: an occupied region is refused inline).
+    # Draft round 1: one group each. Only unoccupied regions are offered (not Blue's Mountainhome).
     f = form(page, "deploy")
-    f.locator('select[name="region"]').select_option("mountainhome")
-    choose(f, "realm", "light")
-    submit_rejected(page, f, "already occupied")
-    shots(page, "deploy-draft-error")
+    expect(f.locator('select[name="where"] option[value="white-falls|dark"]')).to_have_count(1)
+    expect(f.locator('select[name="where"] option[value="mountainhome|light"]')).to_have_count(0)
+    shots(page, "deploy-draft")
     for region, realm in (("white-falls", "dark"), ("heartwood", "light"), ("forge-fire", "dark")):
         f = form(page, "deploy")
-        f.locator('select[name="region"]').select_option(region)
-        choose(f, "realm", realm)
+        pick_node(f, "where", f"{region}|{realm}")
         submit(page, f)
     finish = page.locator('#panel button[data-command="finish_deployment"]')
     expect(finish).to_be_visible()

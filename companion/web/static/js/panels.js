@@ -15,13 +15,14 @@ let shownKey = null;
 // The legal options of the player whose turn it is, for the state on screen (companion/game/
 // legal.py via GET /api/games/<id>/options). A new state waits for its options before the
 // action panel is redrawn, so no picker ever offers what the previous state allowed.
-const OPTION_PHASES = new Set(["actions", "reinforcements"]);
+const OPTION_PHASES = new Set(["actions", "reinforcements", "deployment/draft"]);
 let loading = null; // the key being fetched
 const optionsKey = (s) => `${s.version}|${s.active ?? ""}`;
 
 function needsOptions(ctx) {
   const s = ctx.state;
-  return !s.finished && OPTION_PHASES.has(s.phase) && Boolean(s.active);
+  const where = s.phase === "deployment" ? `${s.phase}/${s.step}` : s.phase;
+  return !s.finished && OPTION_PHASES.has(where) && Boolean(s.active);
 }
 
 async function loadOptions(ctx) {
@@ -142,14 +143,26 @@ function deploymentPanel(ctx) {
             : { name: "region", kind: "region", optional: true, help: t("deploy_start_region_help") },
         ].filter(Boolean) })));
   }
+  if (needsOptions(ctx) && ctx.optionsKey !== optionsKey(s)) {
+    return el("div", {}, turnHeader(ctx, "phase_deployment"), el("p", { class: "muted", id: "choices-loading" }, t("choices_loading")));
+  }
+  // Only unoccupied regions (legal options): "if all regions matching a player's conflict
+  // cards are occupied, the player … does not place any armies".
+  const empty = ctx.options?.commands?.deploy?.where || [];
+  const realmWord = (realm) => t(`realm_adj_${realm}`);
   return el("div", {},
     turnHeader(ctx, "phase_deployment"),
     el("p", { class: "hint" }, t("deploy_draft_hint", { n: s.raw.draft_round ?? "" })),
     picker.node,
     el("section", { class: "panel" }, el("h3", {}, t("deploy_title")),
-      commandForm(ctx, { type: "deploy", transform, key: `deploy|${s.active ?? ""}`, spec: [
-        { name: "region", kind: "region", check: (v, c, vals) => occupied(c, v, vals.realm) },
-        { name: "realm", kind: "realm", value: "light" },
+      commandForm(ctx, { type: "deploy", key: `deploy|${s.active ?? ""}`,
+        transform: ({ where, ...rest }) => {
+          const [region, realm] = String(where).split("|");
+          return transform({ ...rest, region, realm });
+        },
+        spec: [
+        { name: "where", kind: "node", label: t("field_region"), check: (v, c) => (v ? occupied(c, ...v.split("|")) : null),
+          options: () => empty.map((n) => ({ value: `${n.region}|${n.realm}`, label: `${regionName(ctx.board, n.region)} (${realmWord(n.realm)})` })) },
         { name: "armies", kind: "count", min: 1, value: 2, label: t("field_group_size") },
         { name: "wild", kind: "check", optional: true, label: t("field_wild") },
       ] })),
