@@ -281,3 +281,27 @@ def localize_all(data: Any, lang: str) -> Any:
     if isinstance(data, (list, tuple)):
         return [localize_all(v, lang) for v in data]
     return data
+
+
+class Said(str):
+    """A message's English sentence that remembers the message: JSON and ``==`` see plain
+    English (so existing readers and tests are unchanged), while an encoder that knows its
+    reader's language (the live stream, :func:`localize_said`) says it in that language."""
+
+    message: Message
+
+    def __new__(cls, message: Message) -> Said:
+        obj = super().__new__(cls, message.render(DEFAULT_LANGUAGE))
+        obj.message = message
+        return obj
+
+
+def localize_said(data: Any, lang: str) -> Any:
+    """A copy of ``data`` with every :class:`Said` in ``lang`` (other values untouched)."""
+    if isinstance(data, Said):
+        return data.message.render(lang)
+    if isinstance(data, Mapping):
+        return {k: localize_said(v, lang) for k, v in data.items()}
+    if isinstance(data, list):
+        return [localize_said(v, lang) for v in data]
+    return data

@@ -33,6 +33,8 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from companion.messages import localize_said
+
 _CLOSED = object()  # sentinel put into every client queue on shutdown
 
 
@@ -45,13 +47,16 @@ class Message:
     game: int | None = None
     id: int | None = None
 
-    def encode(self) -> str:
+    def encode(self, lang: str | None = None) -> str:
+        """The event's text; sentences in ``data`` that know their message (``Said``, e.g. the
+        ``news``) are said in ``lang``, the reader's language (English when None)."""
+        data = self.data if lang in (None, "en") else localize_said(self.data, lang)
         lines = []
         if self.id is not None:
             lines.append(f"id: {self.id}")
         lines.append(f"event: {self.event}")
         # json.dumps never emits a raw newline, so one data: line is always enough.
-        lines.append("data: " + json.dumps(self.data, separators=(",", ":")))
+        lines.append("data: " + json.dumps(data, separators=(",", ":")))
         return "\n".join(lines) + "\n\n"
 
 
@@ -206,6 +211,7 @@ class Hub:
         initial: Callable[[], Iterable[Message]] = tuple,
         seen: Mapping[int, int] | None = None,
         disconnected: Callable[[], bool] | None = None,
+        lang: str | None = None,
     ) -> EventStream:
         """The text of one event stream (closing it ends the subscription, even unstarted).
 
@@ -214,7 +220,8 @@ class Hub:
         event is only sent when it is newer than every one this device has seen — versions
         only grow (undo appends), so an older or repeated one carries no news.
         ``disconnected`` (the server's "has the client gone?" check) is asked every
-        ``poll_seconds``; the stream ends as soon as it says yes.
+        ``poll_seconds``; the stream ends as soon as it says yes. ``lang``: the device's
+        language, for the sentences in the events (see :meth:`Message.encode`).
         """
         newest: dict[int, int] = dict(seen or {})
 
@@ -227,7 +234,7 @@ class Hub:
             return True
 
         sub.gone = disconnected
-        return EventStream(self._chunks(sub, initial, fresh, disconnected), sub)
+        return EventStream(self._chunks(sub, initial, fresh, disconnected, lang), sub)
 
     def _chunks(
         self,
@@ -235,6 +242,7 @@ class Hub:
         initial: Callable[[], Iterable[Message]],
         fresh: Callable[[Message], bool],
         disconnected: Callable[[], bool] | None,
+        lang: str | None = None,
     ) -> Iterator[str]:
         wait = min(self.ping_seconds, self.poll_seconds) if disconnected else self.ping_seconds
         started = last_sent = time.monotonic()
@@ -242,7 +250,7 @@ class Hub:
             yield f"retry: {self.retry_ms}\n\n"
             for message in initial():
                 if fresh(message):
-                    yield message.encode()
+                    yield message.encode(lang)
             while True:
                 try:
                     item = sub.queue.get(timeout=wait)
@@ -264,7 +272,7 @@ class Hub:
                     continue
                 if fresh(item):
                     last_sent = now
-                    yield item.encode()
+                    yield item.encode(lang)
         finally:
             sub.close()
 

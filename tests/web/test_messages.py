@@ -116,3 +116,18 @@ def test_http_errors_of_the_api_are_in_the_pages_language(client) -> None:
     answer = client.get("/api/nothing-here", headers={"Accept-Language": "de-DE,de;q=0.9"})
     assert answer.status_code == 404
     assert answer.get_json()["error"]["message"] == "Unter dieser Adresse gibt es nichts."
+
+
+def test_live_news_is_english_json_and_said_in_each_devices_language() -> None:
+    import json
+
+    from companion.game.reading import news_message
+    from companion.messages import Said
+    from companion.web.live import Message as LiveMessage
+
+    event = {"type": "correct_tray", "command": {"type": "correct_tray", "color": "red", "count": 5}}
+    news = Said(news_message(event))
+    assert news == "Red was corrected to 5" and json.dumps(news) == '"Red was corrected to 5"'
+    live = LiveMessage("state", {"game": 1, "version": 4, "news": news}, game=1, id=4)
+    assert '"news":"Red was corrected to 5"' in live.encode()
+    assert '"news":"Rot wurde auf 5 korrigiert"' in live.encode("de")

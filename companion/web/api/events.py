@@ -17,10 +17,12 @@ from collections.abc import Iterator
 
 from flask import Blueprint, Response, request
 
+from companion.messages import Said
 from companion.web.api.errors import StreamUnavailableError
 from companion.web.api.runtime import runtime
 from companion.web.api.shapes import EventsQuery
 from companion.web.api.spec import accepts_query, operation, responds
+from companion.web.i18n import request_language
 from companion.web.live import HubClosedError, Message, TooManyStreamsError
 
 bp = Blueprint("api_events", __name__, url_prefix="/api")
@@ -54,9 +56,9 @@ def missed_news(rt, game: int, seen: int | None, version: int) -> dict[str, str]
     log = getattr(state, "log", None)
     if not isinstance(log, list) or len(log) < version:
         return {}
-    from companion.game.reading import summary
+    from companion.game.reading import summary_message
 
-    return {"news": summary(log[seen:version])}
+    return {"news": Said(summary_message(log[seen:version]))}
 
 
 @bp.get("/events")
@@ -91,7 +93,8 @@ def events(query: EventsQuery) -> Response:
     # waitress tells whether the client has gone (serve.py keeps the channel readable for it).
     disconnected = request.environ.get("waitress.client_disconnected")
     response = Response(
-        rt.hub.stream(sub, initial, seen, disconnected), mimetype="text/event-stream"
+        rt.hub.stream(sub, initial, seen, disconnected, lang=request_language()),
+        mimetype="text/event-stream",
     )
     response.headers["Cache-Control"] = "no-cache"
     response.headers["X-Accel-Buffering"] = "no"  # should anyone put a proxy in front

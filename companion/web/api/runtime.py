@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 from flask import current_app
 
 from companion.config import Settings
+from companion.messages import Said
 from companion.web.live import Hub
 
 if TYPE_CHECKING:
@@ -95,10 +96,10 @@ class Runtime:
             return {}
         if not isinstance(log, list) or len(log) < version:
             return {}
-        from companion.game.reading import news
+        from companion.game.reading import news_message
 
         event = log[version - 1]
-        about = {"type": event.get("type", ""), "news": news(event)}
+        about = {"type": event.get("type", ""), "news": Said(news_message(event))}
         device = (event.get("command") or {}).get("device")
         if device:
             about["device"] = device
