@@ -105,3 +105,41 @@ def test_the_tower_page_shows_the_address_and_a_qr_code(server, tablets):
     page.goto(f"{server.url}/tower/camera?lang=de")
     expect(page.locator("h1")).to_have_text("Kamera einrichten")
     page.screenshot(path=str(SHOTS / "camera-phone-de.png"), full_page=True)
+
+
+@pytest.fixture(scope="module")
+def uncalibrated_server(tmp_path_factory):
+    """A real (not simulated) tower: a camera replaying one photo, and no calibration yet."""
+    from companion.vision.synthetic import render_empty_tray
+
+    from .conftest import Server
+
+    data = tmp_path_factory.mktemp("companion-uncalibrated")
+    photos = data / "photos"
+    photos.mkdir()
+    cv2.imwrite(str(photos / "tray.jpg"), render_empty_tray().image)
+    srv = Server(data, data / "server.log", env={"COMPANION_CAMERA": "folder",
+                                                 "COMPANION_CAMERA_FOLDER": str(photos)})
+    srv.health = srv.wait_ready()
+    yield srv
+    srv.stop()
+
+
+def test_without_a_calibration_the_battle_offers_the_camera_set_up(uncalibrated_server, tablets):
+    page = tablets()
+    api = Api(page.context, uncalibrated_server.url)
+    game = api.new_game()
+    api.to_actions(game)
+    page.goto(f"{uncalibrated_server.url}/games/{game}")
+    while (turn := api.state(game)["turn"]) != "red":
+        api.do(game, type="pass", player=turn, compensation="gold")
+    api.do(game, type="attack", player="red", source="borderland", target="white-falls",
+           realm="light", armies=3, card="target")
+    notice = page.locator("#calibration-notice")
+    expect(notice).to_contain_text("not calibrated yet")
+    expect(notice.locator("a")).to_have_attribute("href", f"/tower/camera?game={game}")
+    expect(page.locator("#tray-check-button")).to_be_visible()  # a real tower checks the tray first
+    notice.locator("a").click()
+    expect(page.locator("h1")).to_have_text("Set up the camera")
+    expect(page.locator('.chip.current[data-colour="red"]')).to_be_visible()  # the game's colours
+    expect(page.locator('.chip.skipped[data-colour="yellow"]')).to_be_visible()  # not in this game

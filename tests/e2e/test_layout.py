@@ -92,6 +92,7 @@ PAGES = {
     "game-battle": ("/games/{battle}", "#reading-photo"),
     "stats": ("/stats", "#tower-section-body :is(table, p, canvas)"),
     "tower": ("/tower", "#tower-status dt"),
+    "camera-setup": ("/tower/camera", "#camera-history li"),
     "board": ("/setup/board", "#board-index li, #board-form *"),
 }
 

@@ -72,8 +72,9 @@ export function pressBlock(ctx, onReading) {
   const notice = el("p", { class: "notice", id: "calibration-notice", role: "note", hidden: true });
   calibrationGaps(ctx).then((missing) => {
     if (!missing.length) return;
-    notice.replaceChildren(t("camera_lacks_colours", { colours: missing.map(colourName).join(", ") }), " ",
-      el("a", { href: `/tower/camera?game=${ctx.id}` }, t("calibrate_camera")));
+    const words = missing === UNCALIBRATED ? t("camera_not_calibrated")
+      : t("camera_lacks_colours", { colours: missing.map(colourName).join(", ") });
+    notice.replaceChildren(words, " ", el("a", { href: `/tower/camera?game=${ctx.id}` }, t("calibrate_camera")));
     notice.hidden = false;
     manual.classList.add("primary");
   });
@@ -104,9 +105,11 @@ async function showTrayLeft(error, ctx) {
 
 /** The game's colours (and green) that the camera's calibration has no sample of — the tablet
  *  says so before the throw; the server refuses a camera count for them anyway. */
+const UNCALIBRATED = ["(no calibration)"]; // every colour is missing: no calibration at all
 async function calibrationGaps(ctx) {
   try {
     const tower = await api("/api/tower");
+    if (tower.camera?.ok && tower.calibrated === false) return UNCALIBRATED;
     if (!tower.calibrated || !Array.isArray(tower.calibrated_colors)) return [];
     const known = new Set(tower.calibrated_colors);
     return [...(ctx.state.players || []).map((p) => p.color), "green"].filter((c) => !known.has(c));
