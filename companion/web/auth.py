@@ -15,7 +15,10 @@ Guarantees (see docs/CONTRACTS.md, "Table PIN"):
 * **Guessing is slow.** After ``PIN_MAX_FAILURES`` wrong PINs (default 5) from one client
   address within ``PIN_FAILURE_WINDOW_SECONDS`` (default 60), every sign-in from that address is
   answered **429** with ``Retry-After`` — the right PIN too, so guesses teach nothing — until the
-  oldest failure leaves the window. A right PIN does not clear earlier failures.
+  oldest failure leaves the window. A right PIN does not clear earlier failures. A device that
+  changes its address for every guess (IPv6 privacy addresses) meets the cap on all addresses
+  together, ``PIN_MAX_FAILURES_ALL`` (default 6 × ``PIN_MAX_FAILURES``) in the same window:
+  then new sign-ins from everywhere wait; devices already signed in are not affected.
 * **The tower's own buttons** act on the server directly (GPIO), not over HTTP: they work
   whoever is signed in.
 
@@ -49,6 +52,7 @@ EXTENSION_KEY = "companion.auth"
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 SESSION_LIFETIME = timedelta(days=365)
 _SIGNED_IN = "table"  # the session key that marks a signed-in device
+_ALL = "*"  # the key of the limiter over all addresses
 
 DEFAULTS: dict[str, Any] = {
     "PIN_MAX_FAILURES": 5,
@@ -203,11 +207,14 @@ def init_auth(app: Flask) -> PinStore:
     override = app.config.get("PIN") or os.environ.get("COMPANION_PIN") or None
     store = PinStore(app.config["DATA_DIR"], override)
     store.credentials()  # made now, so `companion serve` can print it before the first request
-    limiter = FailureLimiter(
-        int(app.config["PIN_MAX_FAILURES"]), float(app.config["PIN_FAILURE_WINDOW_SECONDS"]),
-        clock=app.config.get("PIN_CLOCK") or time.monotonic,
+    window = float(app.config["PIN_FAILURE_WINDOW_SECONDS"])
+    clock = app.config.get("PIN_CLOCK") or time.monotonic
+    per_address = int(app.config["PIN_MAX_FAILURES"])
+    limiter = FailureLimiter(per_address, window, clock=clock)
+    all_addresses = FailureLimiter(
+        int(app.config.get("PIN_MAX_FAILURES_ALL") or 6 * per_address), window, clock=clock
     )
-    app.extensions[EXTENSION_KEY] = {"store": store, "limiter": limiter}
+    app.extensions[EXTENSION_KEY] = {"store": store, "limiter": limiter, "limiter_all": all_addresses}
     app.session_interface = TableSessionInterface(store)
     app.config.update(
         SESSION_COOKIE_HTTPONLY=True,
@@ -295,12 +302,14 @@ def get_session() -> Response:
 @responds(200, SessionState, "Signed in.")
 def sign_in(body: PinEntry) -> Response:
     limiter: FailureLimiter = current_app.extensions[EXTENSION_KEY]["limiter"]
+    everyone: FailureLimiter = current_app.extensions[EXTENSION_KEY]["limiter_all"]
     address = request.remote_addr or "unknown"
-    wait = limiter.wait_seconds(address)
+    wait = max(limiter.wait_seconds(address), everyone.wait_seconds(_ALL))
     if wait:
         raise TooManyPinAttemptsError(wait)
     if not hmac.compare_digest(body.pin.strip().encode(), credentials().pin.encode()):
         limiter.fail(address)
+        everyone.fail(_ALL)
         raise WrongPinError()
     session.clear()
     session[_SIGNED_IN] = True

@@ -323,7 +323,7 @@ def test_pages_that_come_and_go_leave_every_held_stream_every_event(server, tabl
         const s = new EventSource(`/api/events?game=${game}`);
         s.addEventListener('state', (e) => window.seen.push(Number(e.lastEventId)));
     }""", game)
-    held.wait_for_function("window.seen.length > 0")
+    held.wait_for_function("() => window.seen.length > 0")  # a function: the CSP forbids eval
     churn.goto(f"{server.url}/stats")
     churn.evaluate("""game => {
         window.loop = { opened: 0, failed: 0, done: false };
@@ -335,11 +335,11 @@ def test_pages_that_come_and_go_leave_every_held_stream_every_event(server, tabl
         (async () => { for (let i = 0; i < 200; i++) await once(); window.loop.done = true; })();
     }""", game)
     api.to_resources(game)  # ten commands while the loop runs
-    churn.wait_for_function("window.loop.done", timeout=60_000)
+    churn.wait_for_function("() => window.loop.done", timeout=60_000)
     loop = churn.evaluate("window.loop")
     assert loop == {"opened": 200, "failed": 0, "done": True}
     final = api.state(game)["version"]
-    held.wait_for_function(f"window.seen.includes({final})")
+    held.wait_for_function(f"() => window.seen.includes({final})")
     seen = held.evaluate("window.seen")
     assert seen == list(range(seen[0], final + 1)), seen
     expect_version(held, final)

@@ -177,6 +177,25 @@ def test_wrong_pins_are_401_then_429_with_retry_after_and_the_right_pin_waits_to
         app.extensions["companion"].close()
 
 
+def test_guesses_from_ever_new_addresses_meet_the_cap_on_all_of_them(data_dir):
+    now = [0.0]
+    app = make_app(data_dir, PIN_MAX_FAILURES=3, PIN_MAX_FAILURES_ALL=4, PIN_CLOCK=lambda: now[0])
+    try:
+        tablet = app.test_client()  # signed in before the guessing starts
+        guest = guest_client(app)
+        for i in range(4):  # one wrong PIN each from four addresses: none alone is at its cap
+            answer = guest.post("/api/session", json={"pin": "0000"},
+                                environ_base={"REMOTE_ADDR": f"fd00::{i}"})
+            assert error_of(answer, 401)["kind"] == "WrongPinError"
+        fifth = guest.post("/api/session", json={"pin": TABLE_PIN}, environ_base={"REMOTE_ADDR": "fd00::9"})
+        assert error_of(fifth, 429)["kind"] == "TooManyPinAttemptsError"
+        new_game(tablet)  # a tablet already signed in plays on
+        now[0] += 61
+        ok(guest.post("/api/session", json={"pin": TABLE_PIN}, environ_base={"REMOTE_ADDR": "fd00::9"}))
+    finally:
+        app.extensions["companion"].close()
+
+
 def test_the_failure_limiter_slides_and_forgets_the_oldest_addresses():
     now = [0.0]
     limiter = FailureLimiter(2, 10.0, clock=lambda: now[0], max_keys=2)
