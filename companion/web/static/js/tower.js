@@ -26,7 +26,7 @@ function render(status) {
   const dl = document.getElementById("tower-status");
   const rows = [];
   for (const [key, value] of Object.entries(status || {})) {
-    if (key === "messages") continue;
+    if (key === "messages" || key === "said") continue; // said below, as a list
     rows.push(el("dt", {}, t(`tower_${key}`) === `tower_${key}` ? key.replaceAll("_", " ") : t(`tower_${key}`)),
       el("dd", { "data-status": key }, describe(value)));
   }
