@@ -94,6 +94,8 @@ PAGES = {
     "tower": ("/tower", "#tower-status dt"),
     "camera-setup": ("/tower/camera", "#camera-history li"),
     "board": ("/setup/board", "#board-index li, #board-form *"),
+    "night": ("/night", "#tt-picker *"),
+    "camera": ("/tower/camera", "#camera-take"),
 }
 
 

@@ -3,7 +3,7 @@
 // result in one go; live trackers (Amrtaka, Wrath) start here and are played on their own page.
 import { api } from "./api.js";
 import { el, clear, showError } from "./dom.js";
-import { t } from "./i18n.js";
+import { t, gameTitle as immortalsTitle } from "./i18n.js";
 import { resultFields, sheetEvents } from "./tabletop_sheet.js";
 import { BASE, catalogue, dayName, fromLocalInput, gameTitle, nightOf, resultLine, scoreChips,
   toLocalInput, uploadPhoto, when } from "./tabletop_common.js";
@@ -21,7 +21,7 @@ const form = { game: null, players: [], name: "", teams: false, lowest: false, m
 function immortalsCards(all) {
   return all.filter((g) => nightOf(new Date(g.created_at)) === night).map((g) => el("li", { "data-immortals-game": g.id },
     el("a", { class: "resume", href: `/games/${g.id}` },
-      el("h2", {}, t("tt_immortals"), g.title ? ` – ${g.title}` : ""),
+      el("h2", {}, t("tt_immortals"), ` – ${immortalsTitle(g)}`),
       el("div", { class: "row tt-scores" }, (g.players || []).map((p) => el("span", { class: "chip" },
         typeof p === "string" ? t(`color_${p}`) : p.name || t(`color_${p.color}`)))),
       el("div", { class: "muted" }, when(g.created_at))),
