@@ -283,7 +283,7 @@ class Fuzzer:
             pass  # nothing of this kind to generate (e.g. no negative data for a bare GET)
 
     def stateful(self, examples: int, steps: int, seed: int) -> None:
-        from hypothesis import HealthCheck, Phase, settings
+        from hypothesis import HealthCheck, Phase, Verbosity, settings
         from hypothesis import seed as fixed_seed
         from hypothesis.errors import Flaky, FlakyStrategyDefinition
         from hypothesis.stateful import run_state_machine_as_test
@@ -303,7 +303,8 @@ class Fuzzer:
 
         run = fixed_seed(seed)(lambda: run_state_machine_as_test(Machine, settings=settings(
             max_examples=examples, stateful_step_count=steps, database=None, deadline=None,
-            phases=[Phase.generate], suppress_health_check=list(HealthCheck))))
+            phases=[Phase.generate], verbosity=Verbosity.quiet,
+            suppress_health_check=list(HealthCheck))))
         try:
             run()
         except (Flaky, FlakyStrategyDefinition):

@@ -296,12 +296,12 @@ def accepts(model: type[BaseModel], description: str = "") -> Callable[[F], F]:
 
 
 def accepts_query(model: type[BaseModel]) -> Callable[[F], F]:
-    """Validate the query string against ``model`` (empty values count as absent); ``query``."""
+    """Validate the query string against ``model``; the view gets it as ``query``."""
 
     def decorate(view: F) -> F:
         @wraps(view)
         def wrapper(*args: Any, **kwargs: Any) -> Any:
-            values = {k: v for k, v in request.args.items() if v != ""}
+            values = dict(request.args.items())  # "?game=" is not a game: refused, as documented
             return view(*args, query=validate(model, values), **kwargs)
 
         _op(wrapper).query = model
