@@ -95,7 +95,6 @@ PAGES = {
     "camera-setup": ("/tower/camera", "#camera-history li"),
     "board": ("/setup/board", "#board-index li, #board-form *"),
     "night": ("/night", "#tt-picker *"),
-    "camera": ("/tower/camera", "#camera-take"),
 }
 
 
