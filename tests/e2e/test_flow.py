@@ -135,3 +135,26 @@ def test_a_draft_deployment_offers_only_unoccupied_regions(server, setup) -> Non
     expect(page.locator("#state-version")).to_have_text(str(v + 1))
     state = api.state(game)
     assert any(n for n in state["regions"]["dark"]["the-murk"]["armies"].values())
+
+
+def test_construct_offers_what_the_region_may_take_and_asks_the_price_only_when_unknown(server, setup) -> None:
+    page, api = setup
+    game = api.new_game()
+    api.to_actions(game)
+    api.to_turn(game, "red")
+    energy = api.state(game)["players"][0]["energy"]
+    page.goto(f"{server.url}/games/{game}")
+    panel_ready(page)
+    page.locator('#panel .action-grid button[data-action="construct"]').click()
+    f = page.locator('#panel form[data-command="construct"]')
+    f.locator('[data-field="where"] button[data-value="treehome|light"]').click()
+    f.locator('[data-field="building"] button[data-value="shrine"]').click()
+    expect(f.locator('label[data-for="cost_gold"]')).to_be_visible()  # the Demons' shrine price: not entered
+    f.locator('[data-field="building"] button[data-value="portal"]').click()
+    expect(f.locator('label[data-for="cost_gold"]')).to_be_hidden()  # the Elves' portal: 4 energy, known
+    v = int(page.locator("#state-version").inner_text())
+    f.locator('button[type="submit"]').click()
+    expect(page.locator("#state-version")).to_have_text(str(v + 1))
+    state = api.state(game)
+    assert state["regions"]["light"]["treehome"]["portal"] is True
+    assert state["players"][0]["energy"] == energy - 4

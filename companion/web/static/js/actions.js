@@ -74,6 +74,12 @@ function unFromTo(ctx, type, c) {
   return out;
 }
 
+/** " · 5" after a region whose card value the board data knows. */
+const printed = (n) => (typeof n.amount === "number" ? ` · ${n.amount}` : "");
+/** The amount printed on the region card: asked only when the board data does not know it. */
+const amountField = (type) => ({ name: "amount", kind: "count", optional: true, help: t("amount_help"),
+  when: (v, ctx) => v.where && (optionsOf(ctx, type)?.where || []).find((n) => key(n) === v.where)?.amount === null });
+
 const specialCheck = (type, label) => (ctx) => {
   const o = optionsOf(ctx, type);
   if (!o?.special) return [];
@@ -95,20 +101,24 @@ function transitionSpec(type) {
 }
 
 export const ACTIONS = [
-  { type: "extract_gold", spec: (ctx) => [where((c) => optionsOf(c, "extract_gold")?.where),
-    { name: "amount", kind: "count", optional: true, help: t("amount_help") },
-    ...specialCheck("extract_gold", t("special_orcs"))(ctx)], transform: unwhere },
-  { type: "extract_energy", spec: () => [where((c) => optionsOf(c, "extract_energy")?.where),
-    { name: "amount", kind: "count", optional: true, help: t("amount_help") }], transform: unwhere },
+  { type: "extract_gold", spec: (ctx) => [where((c) => optionsOf(c, "extract_gold")?.where, printed),
+    amountField("extract_gold"), ...specialCheck("extract_gold", t("special_orcs"))(ctx)], transform: unwhere },
+  { type: "extract_energy", spec: () => [where((c) => optionsOf(c, "extract_energy")?.where, printed),
+    amountField("extract_energy")], transform: unwhere },
   { type: "transition_3", explain: true, spec: (ctx) => [where((c) => optionsOf(c, "transition_3")?.where, (n) => ` · ${t("transition_exact", { n: n.armies })}`),
     ...specialCheck("transition_3", t("special_necromancers"))(ctx)], transform: unwhere },
   { type: "construct", explain: true, spec: (ctx) => {
     const list = optionsOf(ctx, "construct")?.where || [];
     const kinds = ["portal", "shrine", "capital"].filter((b) => list.some((w) => b in w.buildings));
+    const at = (v) => list.find((w) => key(w) === v.where);
+    const unknownCost = (v) => Boolean(v.building) && at(v)?.buildings?.[v.building] === null;
     return [where(() => list),
-      { name: "building", kind: "choice", options: kinds.map((b) => ({ value: b, label: t(`building_${b}`) })) },
-      { name: "cost_gold", kind: "count", optional: true, label: t("cost_gold"), help: t("cost_help") },
-      { name: "cost_energy", kind: "count", optional: true, label: t("cost_energy") }];
+      // Only what the picked region may still take (a shrine or a capital, not both; one
+      // capital per area; one portal), and only what the player can pay.
+      { name: "building", kind: "node", none: t("pick_region_first"), options: (v) => Object.keys(at(v)?.buildings || {})
+        .filter((b) => kinds.includes(b)).map((b) => ({ value: b, label: t(`building_${b}`) })) },
+      { name: "cost_gold", kind: "count", optional: true, label: t("cost_gold"), help: t("cost_help"), when: unknownCost },
+      { name: "cost_energy", kind: "count", optional: true, label: t("cost_energy"), when: unknownCost }];
   },
   transform: (c) => {
     const { cost_gold: g, cost_energy: e, ...rest } = unwhere(c);

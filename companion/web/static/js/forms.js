@@ -307,17 +307,24 @@ export function commandForm(ctx, { type, spec = [], fixed = {}, submitLabel, int
       "on-path": picks.flatMap(({ control }) => (control.marks ? control.marks() : [])),
     });
   };
-  const save = () => { refreshAll(); drafts.set(formKey, values()); mark(); };
+  const save = () => { refreshAll(); drafts.set(formKey, values()); mark(); showFields(); };
 
   const error = el("div", { class: "error", hidden: true, role: "alert" });
   const submit = el("button", { type: "submit", class: "btn primary big" }, submitLabel || t("do_it"));
   const form = el("form", { class: "command-form", "data-command": type, "data-key": formKey, novalidate: true },
     intro ? el("p", { class: "hint" }, intro) : null,
-    el("div", { class: "form-grid" }, fields.map(({ f, control }) =>
-      el("label", { class: "field", "data-for": f.name }, label(f), control.node, notes.get(f.name),
-        f.help ? el("span", { class: "hint" }, f.help) : null))),
+    el("div", { class: "form-grid" }, fields.map((entry) => {
+      entry.box = el("label", { class: "field", "data-for": entry.f.name }, label(entry.f), entry.control.node, notes.get(entry.f.name),
+        entry.f.help ? el("span", { class: "hint" }, entry.f.help) : null);
+      return entry.box;
+    })),
     error,
     el("div", { class: "row" }, submit));
+  // A field with f.when(values) is asked only when it matters (e.g. the amount only when the
+  // board data does not know it); a hidden field is not sent.
+  const shown = ({ f }) => !f.when || Boolean(f.when(values(), ctx));
+  const showFields = () => { for (const entry of fields) entry.box.hidden = !shown(entry); };
+  showFields();
   // Any tap, pick or keystroke updates the draft (after the control handled it).
   for (const kind of ["click", "input", "change"]) form.addEventListener(kind, () => queueMicrotask(save));
   if (picks.length) {
@@ -339,7 +346,9 @@ export function commandForm(ctx, { type, spec = [], fixed = {}, submitLabel, int
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
     let command = { type, ...fixed };
-    for (const { f, control } of fields) {
+    for (const entry of fields) {
+      const { f, control } = entry;
+      if (!shown(entry)) continue;
       const value = control.get();
       const empty = value === null || value === "" || (f.kind === "check" && value === false);
       if (empty && f.optional) continue;
