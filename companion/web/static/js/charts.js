@@ -1,6 +1,8 @@
 // Chart.js (vendored: /assets/vendor/chart.umd.min.js, MIT, loaded by the page as a classic
 // script that defines window.Chart) with the companion's colours and no animation, so a chart
 // is drawn at once on a slow tablet and the browser tests see it finished.
+import { LANG } from "./i18n.js";
+
 const css = getComputedStyle(document.documentElement);
 export const COLOUR_HEX = Object.fromEntries(["red", "blue", "yellow", "purple", "black", "green"]
   .map((c) => [c, css.getPropertyValue(`--${c}`).trim() || c]));
@@ -14,7 +16,8 @@ export function draw(id, config) {
   charts.get(id)?.destroy();
   const chart = new window.Chart(canvas, {
     ...config,
-    options: { animation: false, responsive: true, maintainAspectRatio: false, ...(config.options || {}) },
+    // Tick and tooltip numbers in the page's language (0,33 on a German page), whatever the browser's.
+    options: { animation: false, responsive: true, maintainAspectRatio: false, locale: LANG, ...(config.options || {}) },
   });
   charts.set(id, chart);
   return chart;
