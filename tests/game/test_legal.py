@@ -12,6 +12,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from companion.game import spaces
 from companion.game.engine import decide, evolve
 from companion.game.errors import GameError
 from companion.game.legal import options
@@ -205,8 +206,18 @@ def test_a_pick_outside_the_options_is_refused_and_changes_nothing(s, data):
     region = data.draw(st.sampled_from(regions))
     target = data.draw(st.sampled_from(regions))
     realm = data.draw(st.sampled_from(REALMS))
-    kind = data.draw(st.sampled_from(["attack", "move", "transition_3", "extract_energy", "take_over_card"]))
-    if kind == "attack":
+    kind = data.draw(st.sampled_from(["attack", "move", "transition_3", "extract_energy", "take_over_card",
+                                      "forfeit", "transition_5"]))
+    if kind == "forfeit":
+        space = data.draw(st.sampled_from(spaces.FORFEIT_SPACES))
+        offered = space in o.get("forfeit", {}).get("spaces", [])
+        cmd = {"type": "forfeit", "player": me, "compensation": "gold", "space": space}
+    elif kind == "transition_5":
+        armies = data.draw(st.integers(1, 5))
+        offered = any(r["realm"] == realm and r["armies"] == armies and region in r["regions"]
+                      for r in o.get(kind, {}).get("realms", []))
+        cmd = {"type": kind, "player": me, "realm": realm, "placements": [{"region": region, "armies": armies}]}
+    elif kind == "attack":
         offered = any(src["region"] == region and src["realm"] == realm and any(
             t["region"] == target and not t["via_portal"] for t in src["targets"]) for src in o.get("attack", {}).get("from", []))
         cmd = {"type": "attack", "player": me, "source": region, "target": target, "realm": realm,
