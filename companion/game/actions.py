@@ -237,8 +237,9 @@ def magic(state: GameState, cmd: c.Command) -> tuple[Changes, dict[str, Any]]:
         if success:
             ch.card(cmd.region, cmd.player)
         else:
-            ch.warn(f"{display(cmd.player)} has {mine} armies in {state.label(cmd.region, cmd.realm)}, "
-                    f"{display(holder)} has {theirs} in {state.label(cmd.region, twin)}: nothing happens.")
+            ch.warn(msg("warn_take_over_failed", player=who(state, cmd.player), mine=mine,
+                        region=place(state, cmd.region, cmd.realm), holder=who(state, holder), theirs=theirs,
+                        twin=place(state, cmd.region, twin)))
         info["take_over"] = {"from": holder, "mine": mine, "theirs": theirs, "success": success}
     advance_turn(state, cmd.player, ch)
     return ch, info

@@ -184,6 +184,6 @@ def resolve(state: GameState, cmd: c.ResolveBattle) -> tuple[Changes, dict[str, 
                                for col in set(cmd.counts) | set(camera)
                                if cmd.counts.get(col, 0) != camera.get(col, 0)}
     if info["clamped"]:
-        ch.warn("The reading was accepted although the accounting doubted it; the tower estimate was "
-                "clamped for " + ", ".join(f"{n} {col}" for col, n in info["clamped"].items()) + ".")
+        ch.warn(msg("warn_clamped", cubes=[msg("msg_cubes", count="n", n=n, colour=Term(f"colour_word_{col}", col))
+                                           for col, n in info["clamped"].items()]))
     return ch, info

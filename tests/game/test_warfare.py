@@ -134,7 +134,7 @@ def test_impossible_reading_refused_then_accepted_and_clamped(white_falls):
     assert s.log[-1]["clamped"] == {"green": 1} and s.log[-1]["accepted_impossible"]
     assert s.interior.get("green", 0) == 0 and s.unaccounted == {**before, "green": 1}
     assert conserved(s)
-    assert "clamped" in s.warnings[0]
+    assert "clamped" in s.warnings[0]["text"]
 
 
 def test_camera_corrections_are_logged(white_falls):
