@@ -270,11 +270,6 @@ class Tower:
         """True when an empty-tray photo waits for the next count."""
         return self._empty is not None
 
-    def forget_empty_tray(self) -> None:
-        """Drop the empty-tray photo (its battle was resolved by hand): check again next time."""
-        self._empty = None
-        self._update_led()
-
     def set_calibration(self, calibration: Any) -> None:
         """Count with ``calibration`` from now on (the set-up page saved or restored one)."""
         self.calibration = calibration

@@ -101,6 +101,8 @@ def console_lines(addrs: Addresses) -> list[str]:
 
     lines = ["Open the companion on the tablets at:"]
     lines += [f"    {url}" for url in addrs.urls]
+    if addrs.urls and all("//127." in u or "//localhost" in u for u in addrs.urls):
+        lines.append("    (only this computer can open it: start with HOST=0.0.0.0 for the tablets)")
     if addrs.urls:
         buffer = io.StringIO()
         segno.make(addrs.urls[0], error="m", micro=False).terminal(out=buffer, compact=True, border=1)

@@ -48,3 +48,9 @@ def test_the_address_endpoint_gives_urls_and_a_qr_svg(client):
     body = ok(client.get("/api/address"))
     assert body["urls"] and all(u.startswith("http://") and "0.0.0.0" not in u for u in body["urls"])
     assert body["qr_svg"].startswith("<svg")
+
+
+def test_a_server_only_this_computer_reaches_says_how_to_open_it_to_the_tablets():
+    lines = console_lines(addresses("127.0.0.1", 8000))
+    assert lines[1] == "    http://127.0.0.1:8000/" and "HOST=0.0.0.0" in lines[2]
+    assert not any("HOST=" in line for line in console_lines(addresses("0.0.0.0", 8000, ips=["10.1.2.3"], local_name=None)))
