@@ -17,7 +17,7 @@ from .effects import Changes
 from .errors import (IllegalActionError, ImpossibleReadingError, InvalidCommandError,
                      NotEnoughArmiesError)
 from .state import GameState
-from .wording import msg, place
+from .wording import Player, Term, msg, place
 from .wording import player as who
 from .reading import camera_of
 from .tower import check_colors, explain, reading_problems, throw_accounting
@@ -30,25 +30,23 @@ def new_game_event(cmd: c.NewGame) -> dict[str, Any]:
     board = Board.from_dict(cmd.board) if cmd.board is not None else load_board()
     n = len(cmd.players)
     if n not in DEFAULT_ROUNDS:
-        raise InvalidCommandError(f"Immortals is played by 3 to 5 players, not {n}.")
+        raise InvalidCommandError(msg("err_player_count", n=n))
     colors = [p.color for p in cmd.players]
     if len(set(colors)) != n:
-        raise InvalidCommandError("Every player needs a different colour.")
+        raise InvalidCommandError(msg("err_colour_twice"))
     for realm, key in (("light", "light_tribe"), ("dark", "dark_tribe")):
         tribes = [getattr(p, key) for p in cmd.players]
         for p, t in zip(cmd.players, tribes):
             tribe = board.tribes.get(t)
             if tribe is None or tribe.realm != realm:
-                raise InvalidCommandError(f"{p.name}'s {realm} tribe {t!r} is not a {realm} tribe of this board.")
+                raise InvalidCommandError(msg(f"err_not_{realm}_tribe", player=Player(p.color, p.name), tribe=str(t)))
         if len(set(tribes)) != n:
-            raise InvalidCommandError(f"Every player needs a different {realm} tribe.")
+            raise InvalidCommandError(msg(f"err_{realm}_tribe_twice"))
     if cmd.first_player not in colors:
-        raise InvalidCommandError(f"The first player {cmd.first_player} is not playing.")
+        raise InvalidCommandError(msg("err_first_not_playing", colour=Term(f"color_{cmd.first_player}", str(cmd.first_player))))
     rounds = cmd.rounds if cmd.rounds is not None else DEFAULT_ROUNDS[n]
     if not DEFAULT_ROUNDS[n] <= rounds <= MAX_ROUNDS:
-        raise InvalidCommandError(
-            f"With {n} players the game lasts {DEFAULT_ROUNDS[n]} rounds; players may agree on more, "
-            f"up to {MAX_ROUNDS}, but not {rounds}.")
+        raise InvalidCommandError(msg("err_rounds", n=n, rounds=DEFAULT_ROUNDS[n], most=MAX_ROUNDS, given=rounds))
     return {"players": [p.to_dict() for p in cmd.players], "first_player": cmd.first_player,
             "rounds": rounds, "title": cmd.title or "", "board": board.to_dict()}
 
@@ -192,7 +190,7 @@ def seed_tower(state: GameState, cmd: c.SeedTower) -> tuple[Changes, dict[str, A
                                           light=split["light"], dark=split["dark"]))
     extra = set(cmd.limbo_split) - set(state.colors)
     if extra:
-        raise InvalidCommandError(f"{display(sorted(extra)[0])} is not playing.")
+        raise InvalidCommandError(msg("err_colour_not_playing", colour=Term(f"color_{sorted(extra)[0]}", display(sorted(extra)[0]))))
     ch = Changes()
     for color in state.colors:
         ch.player(color, "supply", -SEED_PER_PLAYER)
