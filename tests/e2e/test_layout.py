@@ -150,6 +150,8 @@ def test_whose_turn_and_what_they_can_do_is_visible_on_a_phone_without_scrolling
         box = what.bounding_box()
         assert box is not None and box["y"] + box["height"] <= PHONE["height"], (what, box)
     assert page.evaluate("window.scrollY") == 0
+    print(f"phone 390x844: whose turn ends at y={turn.bounding_box()['y'] + turn.bounding_box()['height']:.0f} px, "
+          f"first action at y={first_action.bounding_box()['y']:.0f} px")
     screen(page, artifacts, "phone-game-first-screen")
 
 
