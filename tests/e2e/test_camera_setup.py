@@ -13,7 +13,7 @@ import pytest
 from playwright.sync_api import expect
 
 from companion.vision.counting import count_cubes
-from companion.vision.synthetic import RenderConditions, synthetic_calibration
+from companion.vision.synthetic import RenderConditions, render_tray, synthetic_calibration
 
 from .test_two_tablets import Api, tablets  # noqa: F401 (a fixture)
 
@@ -143,3 +143,51 @@ def test_without_a_calibration_the_battle_offers_the_camera_set_up(uncalibrated_
     expect(page.locator("h1")).to_have_text("Set up the camera")
     expect(page.locator('.chip.current[data-colour="red"]')).to_be_visible()  # the game's colours
     expect(page.locator('.chip.skipped[data-colour="yellow"]')).to_be_visible()  # not in this game
+
+
+@pytest.fixture(scope="module")
+def real_tower_server(tmp_path_factory):
+    """A real (not simulated) tower: a camera replaying an empty tray, then a thrown one (the
+    players throw by hand between the two presses); calibrated with the renderer's calibration."""
+    from companion.vision.calibration import save_calibration
+    from companion.vision.synthetic import render_empty_tray
+
+    from .conftest import Server
+
+    data = tmp_path_factory.mktemp("companion-real-tower")
+    photos = data / "photos"
+    photos.mkdir()
+    cv2.imwrite(str(photos / "1-empty.png"), render_empty_tray(seed=4).image)
+    thrown = render_tray({"red": 2, "blue": 1, "green": 1}, seed=4)
+    cv2.imwrite(str(photos / "2-thrown.png"), thrown.image)
+    save_calibration(synthetic_calibration(), data / "calibration.json")
+    srv = Server(data, data / "server.log", env={"COMPANION_CAMERA": "folder",
+                                                 "COMPANION_CAMERA_FOLDER": str(photos)})
+    srv.health = srv.wait_ready()
+    srv.thrown = thrown.counts
+    yield srv
+    srv.stop()
+
+
+def test_a_real_tower_checks_the_tray_first_and_every_tablet_follows(real_tower_server, tablets):
+    url = real_tower_server.url
+    first, second = tablets(), tablets()
+    api = Api(first.context, url)
+    game = api.new_game()
+    api.to_actions(game)
+    while (turn := api.state(game)["turn"]) != "red":
+        api.do(game, type="pass", player=turn, compensation="gold")
+    api.do(game, type="attack", player="red", source="borderland", target="white-falls",
+           realm="light", armies=3, card="target")
+    for page in (first, second):
+        page.goto(f"{url}/games/{game}")
+        expect(page.locator("body")).to_have_attribute("data-live", "open")
+        expect(page.locator("#tray-check-button")).to_be_visible()
+    first.locator("#tray-check-button").click()
+    for page in (first, second):  # the other tablet hears it from the tower's status
+        expect(page.locator("#tray-check-button")).to_be_hidden(timeout=15_000)
+    first.locator("#press-button").click()
+    for page in (first, second):
+        expect(page.locator("#count-editor")).to_be_visible(timeout=30_000)
+        expect(page.locator("#reading-empty img")).to_be_visible()
+    assert api.state(game)["reading"]["camera"] == real_tower_server.thrown

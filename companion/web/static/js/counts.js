@@ -69,6 +69,14 @@ export function pressBlock(ctx, onReading) {
     check.disabled = false;
   } }, t("tray_check"));
   api("/api/tower").then((tower) => { if (!tower.simulated && !tower.empty_tray_ready) check.hidden = false; }).catch(() => {});
+  // Another tablet (or the tower's button) checked the tray: every tablet follows.
+  const onTower = (event) => {
+    if (!block.isConnected) { document.removeEventListener("companion:tower", onTower); return; }
+    const tower = event.detail || {};
+    if (tower.simulated === false) check.hidden = Boolean(tower.empty_tray_ready);
+    if (tower.empty_tray_ready && error.dataset.kind === "TrayNotEmptyError") { error.hidden = true; delete error.dataset.kind; }
+  };
+  document.addEventListener("companion:tower", onTower);
   const notice = el("p", { class: "notice", id: "calibration-notice", role: "note", hidden: true });
   calibrationGaps(ctx).then((missing) => {
     if (!missing.length) return;
@@ -78,11 +86,12 @@ export function pressBlock(ctx, onReading) {
     notice.hidden = false;
     manual.classList.add("primary");
   });
-  return el("section", { class: "panel press" },
+  const block = el("section", { class: "panel press" },
     el("p", { class: "big-instruction" }, el("strong", {}, t("throw_then_press"))),
     el("p", { class: "hint" }, t("physical_button_hint")),
     notice,
     el("div", { class: "row" }, check, press, manual), status, error);
+  return block;
 }
 
 /** Cubes still in the tray before the throw: "2 red, 1 black — clear the tray" in this tablet's

@@ -246,6 +246,8 @@ async function init() {
     },
     // The camera's counts arrive as a state change (the shared reading); nothing more to do.
     reading: () => {},
+    // The tower's status (the empty-tray check, cubes left in the tray) for the press block.
+    tower: (status) => document.dispatchEvent(new CustomEvent("companion:tower", { detail: status })),
     // Missed events: read the state before the panel takes taps again.
     reconnected: async () => { if (!(await reload())) throw new Error("offline"); },
     stale: setStale,
