@@ -298,3 +298,28 @@ def test_a_full_disk_while_the_photo_is_stored_refuses_the_count(app, monkeypatc
     assert state_of(client, game) == before
     monkeypatch.undo()
     assert ok(client.post(f"/api/games/{game}/battle/count"))["reading"]["counts"]  # a recount
+
+
+def test_a_data_folder_turning_read_only_refuses_moves_and_changes_nothing(app, data_dir) -> None:
+    """SQLite's "attempt to write a readonly database" (here: query_only on every connection
+    the log holds) is ReadOnlyStorageError, 503; the game is unchanged and goes on after."""
+    client = app.test_client()
+    game = attack_declared(client)
+    state = state_of(client, game)
+    log: GameLog = app.extensions["companion"].log
+    idle = list(log._idle)
+    assert idle, "the log keeps its connections"
+    for conn in idle:
+        conn.execute("PRAGMA query_only = ON")
+    try:
+        response = client.post(f"/api/games/{game}/commands", json={
+            "command": {"type": "resolve_battle", "counts": dict(state["battle"]["throw"]),
+                        "accept_impossible": True},
+            "expected_version": state["version"]})
+        error = error_of(response, 503)
+        assert error["kind"] == "ReadOnlyStorageError" and "read-only" in error["message"]
+        assert state_of(client, game) == state
+    finally:
+        for conn in idle:
+            conn.execute("PRAGMA query_only = OFF")
+    assert _resolve_by_hand(client, game)["version"] == state["version"] + 1
