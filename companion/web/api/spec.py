@@ -379,7 +379,7 @@ _PARAM_WORDS = {
 }
 
 
-def _query_params(model: type[BaseModel], ref: Callable[[type[BaseModel]], Any]) -> list[dict[str, Any]]:
+def _query_params(model: type[BaseModel]) -> list[dict[str, Any]]:
     schema = model.model_json_schema(ref_template="#/components/schemas/{model}")
     required = set(schema.get("required", []))
     out = []
@@ -458,7 +458,7 @@ def openapi_document(app: Flask, info: Mapping[str, Any]) -> dict[str, Any]:
             out["description"] = op.description
         params = _path_params(rule, op)
         if op.query is not None:
-            params += _query_params(op.query, ref)
+            params += _query_params(op.query)
         params += copy.deepcopy(op.headers)
         if params:
             out["parameters"] = params
