@@ -258,6 +258,12 @@ class Tower:
         if self.simulator is not None:
             self.simulator.empty_tray()  # the players clear the tray (forgotten cubes stay)
         photo = self._capture_alone()
+        if self._tray_counter is None:  # the vision's counter: the photo must show a tray
+            try:
+                check_picture(photo)  # a black picture is no empty tray
+            except CameraUnavailableError as exc:
+                self._camera_failed(exc)
+                raise
         self._accept_empty(photo)
         return photo
 

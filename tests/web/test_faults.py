@@ -323,3 +323,27 @@ def test_a_data_folder_turning_read_only_refuses_moves_and_changes_nothing(app, 
         for conn in idle:
             conn.execute("PRAGMA query_only = OFF")
     assert _resolve_by_hand(client, game)["version"] == state["version"] + 1
+
+
+def test_a_black_picture_is_no_empty_tray_on_a_real_tower(data_dir, devices) -> None:
+    """A real tower checks the empty tray before the throw: a black picture there is a camera
+    fault (503, counts by hand), not "267 black cubes — clear the tray"."""
+    from companion.vision.synthetic import synthetic_calibration
+
+    tower = Tower(open_camera=devices.open_camera, open_controls=None,
+                  calibration=synthetic_calibration(), retry_interval=3600.0)
+    assert not tower.simulated
+    app = make_app(data_dir, TOWER=tower)
+    try:
+        client = app.test_client()
+        game = attack_declared(client)
+        before = state_of(client, game)
+        devices.garbage = GARBAGE["black"][0]
+        error = error_of(client.post(f"/api/games/{game}/battle/tray-check"), 503)
+        assert error["kind"] == "CameraPictureError" and "black" in error["message"]
+        assert ok(client.get("/api/tower"))["camera"]["ok"] is False
+        assert state_of(client, game) == before
+        devices.garbage = None
+        assert ok(client.post(f"/api/games/{game}/battle/tray-check"))["empty"] is True
+    finally:
+        app.extensions["companion"].close()
