@@ -76,9 +76,13 @@ def number(value: int | float, lang: str) -> str:
     return format_decimal(value, format="#,##0.##", locale=_locale(lang))
 
 
+# The companion writes British English ("colour"): lists without the serial comma, as CLDR's en_GB.
+_LIST_LOCALE = {"en": "en_GB"}
+
+
 def join(items: list[str], lang: str) -> str:
     """"Anna, Ben and Eva" / "Anna, Ben und Eva" (Babel's CLDR list patterns)."""
-    return format_list(list(items), locale=_locale(lang)) if items else ""
+    return format_list(list(items), locale=_locale(_LIST_LOCALE.get(lang, lang))) if items else ""
 
 
 @dataclass(frozen=True)

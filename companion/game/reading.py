@@ -14,6 +14,7 @@ reading is dropped when the throw it belongs to is applied.
 from __future__ import annotations
 
 import copy
+from collections.abc import Mapping
 from typing import Any
 
 from . import commands as c
@@ -21,7 +22,7 @@ from .colors import GREEN, display
 from .effects import Changes
 from .errors import IllegalActionError, InvalidCommandError
 from .state import GameState
-from .wording import Message, Sentences, Term, msg
+from .wording import Message, Player, Sentences, Term, msg
 
 MAX_COUNT = 60  # more cubes than a tray holds is a typo
 
@@ -72,8 +73,9 @@ def camera_of(state: GameState, sent: Any) -> dict[str, int] | None:
     return None if sent is None else dict(sent)
 
 
-def news_message(event: dict[str, Any]) -> Message:
-    """One sentence saying what an event changed, for a device whose view it made stale."""
+def news_message(event: dict[str, Any], names: Mapping[str, str] | None = None) -> Message:
+    """One sentence saying what an event changed, for a device whose view it made stale.
+    ``names`` (colour → player name) names the player who acted; else their colour."""
     kind = event.get("type", "")
     cmd = event.get("command") or {}
     who = cmd.get("player")
@@ -87,6 +89,8 @@ def news_message(event: dict[str, Any]) -> Message:
         return msg("news_undone", what=Term(f"news_what_{undone}", undone.replace("_", " ")))
     what = Term(f"news_what_{kind}", kind.replace("_", " "))
     if who:
+        if names and names.get(who):
+            return msg("news_player", player=Player(who, names[who]), what=what)
         return msg("news_player", player=Term(f"color_{who}", display(who)), what=what)
     return msg("news_event", what=what)
 
@@ -96,12 +100,13 @@ def news(event: dict[str, Any]) -> str:
     return str(news_message(event))
 
 
-def summary_message(events: list[dict[str, Any]], limit: int = 3) -> Message:
+def summary_message(events: list[dict[str, Any]], limit: int = 3,
+                    names: Mapping[str, str] | None = None) -> Message:
     """"Red was corrected to 5; Blue: pass" — what ``events`` changed, the last ``limit``
     things named (a colour corrected twice counts once, with its last value)."""
     said: list[Message] = []
     for e in events:
-        line = news_message(e)
+        line = news_message(e, names)
         if e.get("type") == "correct_tray":
             said = [m for m in said if not (m.key == "news_corrected" and m.params["colour"] == line.params["colour"])]
         if line not in said:

@@ -304,7 +304,7 @@ def test_a_dropped_stream_catches_up_before_the_tablet_can_act(server, tablets):
     expect_version(a, v + 2)
     expect(a.locator("#catching-up")).to_be_hidden()
     assert a.evaluate("document.getElementById('panel').inert") is False
-    expect(a.locator("#news")).to_contain_text(re.compile(r"Blue: starting resources; Purple: starting resources"))
+    expect(a.locator("#news")).to_contain_text(re.compile(r"Ani: starting resources; Mike: starting resources"))
     expect(a.locator('#panel section[data-player="purple"]')).to_contain_text("✓ done")
 
 

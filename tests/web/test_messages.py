@@ -59,7 +59,7 @@ def test_players_are_named_not_coloured_and_colours_are_words_of_the_language() 
 def test_numbers_lists_and_plurals_follow_the_language() -> None:
     assert messages.number(1 / 3, "en") == "0.33" and messages.number(1 / 3, "de") == "0,33"
     assert messages.number(1234.5, "de") == "1.234,5"
-    assert messages.join(["Anna", "Ben", "Eva"], "en") == "Anna, Ben, and Eva"
+    assert messages.join(["Anna", "Ben", "Eva"], "en") == "Anna, Ben and Eva"  # British, as the UI
     assert messages.join(["Anna", "Ben", "Eva"], "de") == "Anna, Ben und Eva"
     one = msg("err_leave_one", count="have", player=Player("red", "Dirk"), have=1,
               region=Place("White Falls", "light"), most=0, verb=Term("verb_attack"))

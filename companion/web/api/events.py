@@ -58,7 +58,8 @@ def missed_news(rt, game: int, seen: int | None, version: int) -> dict[str, str]
         return {}
     from companion.game.reading import summary_message
 
-    return {"news": Said(summary_message(log[seen:version]))}
+    names = {p.color: p.name for p in getattr(state, "players", ())}
+    return {"news": Said(summary_message(log[seen:version], names=names))}
 
 
 @bp.get("/events")

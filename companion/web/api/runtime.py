@@ -91,15 +91,17 @@ class Runtime:
     def _about(self, game: int, version: int) -> dict[str, Any]:
         """The type and a sentence of the event that made ``version`` (for the devices' notes)."""
         try:
-            log = getattr(self.service.state(game), "log", None)
+            state = self.service.state(game)
         except Exception:
             return {}
+        log = getattr(state, "log", None)
+        names = {p.color: p.name for p in getattr(state, "players", ())}
         if not isinstance(log, list) or len(log) < version:
             return {}
         from companion.game.reading import news_message
 
         event = log[version - 1]
-        about = {"type": event.get("type", ""), "news": Said(news_message(event))}
+        about = {"type": event.get("type", ""), "news": Said(news_message(event, names))}
         device = (event.get("command") or {}).get("device")
         if device:
             about["device"] = device

@@ -63,7 +63,7 @@ def test_a_command_reaches_an_open_stream(client):
     command(client, game, type="deploy_start", player="red", armies=6)
     message = until_state(stream, 2)
     assert json.loads(message["data"]) == {"game": game, "version": 2, "type": "deploy_start",
-                                           "news": "Red: deploy start"}
+                                           "news": "Dirk: deploy start"}
     response.close()
 
 
@@ -159,7 +159,7 @@ def test_a_reconnecting_page_names_its_last_event_in_the_url_and_hears_what_it_m
     stream = chunks(response)
     message = until_state(stream, 3)
     assert json.loads(message["data"]) == {"game": game, "version": 3,
-                                           "news": "Red: deploy start; Blue: deploy start"}
+                                           "news": "Dirk: deploy start; Ani: deploy start"}
     response.close()
 
 

@@ -29,7 +29,8 @@ export function num(value, digits = 2, minDigits = 0) {
 
 /** "Anna, Ben and Eva" / "Anna, Ben und Eva" (CLDR list patterns, like Babel on the server). */
 export function list(items) {
-  return new Intl.ListFormat(LANG, { style: "long", type: "conjunction" }).format(items.map(String));
+  // British English, as the rest of the companion: no serial comma (CLDR en-GB), like the server.
+  return new Intl.ListFormat(LANG === "en" ? "en-GB" : LANG, { style: "long", type: "conjunction" }).format(items.map(String));
 }
 
 /** A game's title from GET /api/games. The store names a game without its own title after its
