@@ -353,7 +353,8 @@ _COMMON = {
     409: ("Conflict", "Someone changed the game first (stale expected_version) or a count is running: reload."),
     413: ("TooLarge", "The request body is larger than the server accepts (2 MiB)."),
     429: ("TooManyRequests", "Too many wrong PINs from this device: wait, then try again."),
-    503: ("Unavailable", "The camera, the buttons or the live stream are not available now: count by hand."),
+    503: ("Unavailable", "The camera, the buttons or the live stream are not available now: count "
+                          "by hand; or the disk refused to store a change (full, read-only): nothing was saved."),
 }
 
 
@@ -483,6 +484,7 @@ def openapi_document(app: Flask, info: Mapping[str, Any]) -> dict[str, Any]:
             codes.add(403)  # another site's request (CSRF)
             if not getattr(app.view_functions[rule.endpoint], "changes_nothing", False):
                 codes |= {401, 429}  # the table PIN (companion.web.auth)
+                codes.add(503)  # the disk refused the write (full, read-only): nothing saved
         if "{" in path:
             codes.add(404)
         for code in sorted(codes):
