@@ -114,6 +114,29 @@ def main(argv: list[str] | None = None) -> int:
     counts(False)  # warm-up: the renderer's first layouts
     alone, watched = counts(False), counts(True)
     print(f"{'throw → count, a page watching (ms)':44} {watched:10.0f} {alone:10.0f}  nobody watching")
+
+    # Taps (6 px off each cube's centre) on the six trays of the vision stress set, three photos each.
+    from benchmarks.stress import TRAYS, tray_conditions
+    from companion.hw.calibration_store import SetupError
+
+    good, total, refused = 0, 0, []
+    for name in TRAYS:
+        cond = tray_conditions(name, list(TRAYS).index(name))
+        for seed in (1, 2, 3):
+            shot = render_tray({c: 1 for c in colours}, seed=seed, conditions=cond)
+            taps = {"outline": [list(p) for p in cond.roi],
+                    "taps": [{"color": c.color, "x": c.x + 6, "y": c.y - 5} for c in shot.cubes]}
+            total += 1
+            try:
+                result = check_setup(shot.image, parse_setup(taps, (1280, 960)))
+            except SetupError as exc:
+                refused.append(f"{name} {seed}: {str(exc).split(':')[0]}")
+                continue
+            good += result.found == {c: 1 for c in colours} and not any(
+                w["kind"] == "not_found" for w in result.warnings)
+    print(f"{'stress trays calibrated from taps, all found':44} {good:7d}/{total}")
+    for line in refused:
+        print(f"    refused: {line}")
     return 0
 
 

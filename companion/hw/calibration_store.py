@@ -213,11 +213,19 @@ def sample_at(image: np.ndarray, tap: Tap) -> Sample:
     found = _object_at(image, tap)
     if found is None:
         raise TapError(f"{_cap(tap.text())} is on the tray, not on a cube: tap the middle of a "
-                       f"{tap.color} cube.")
+                       f"{tap.color} cube. (If a cube lies there, the camera cannot tell it from "
+                       "the tray: add light, or put something lighter under the tray.)")
     height, width = image.shape[:2]
     side = int(round(1.6 * found.side)) + 4
     box = _centred(int(found.centre[0]), int(found.centre[1]), side, width, height)
-    return Sample(tap.color or "background", box)
+    sample = Sample(tap.color or "background", box)
+    try:
+        cube_in_box(image, sample)  # as calibrate will see it
+    except CalibrationError:
+        # the tidy box's border crosses something (a tray edge, a neighbour): keep the box the
+        # search found the cube in, with tray all around it
+        sample = Sample(tap.color or "background", found.box)
+    return sample
 
 
 def background_at(image: np.ndarray, tap: Tap, cube_side: float) -> Box:

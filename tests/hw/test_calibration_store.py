@@ -182,3 +182,17 @@ def test_photos_are_kept_a_while(store, tray):
         store.photo(ids[0])
     with pytest.raises(cs.SetupError, match="not been checked"):
         store.checked_photo(ids[-1])
+
+
+def test_a_tap_near_a_tray_edge_keeps_a_box_the_calibration_can_use():
+    """On a two-tone tray the tidy box around a cube can cross the tones' edge; the box the
+    search found the cube in is kept instead, and the calibration finds every cube."""
+    from dataclasses import replace
+
+    cond = replace(RenderConditions(), surface="two-tone", background=(0.7, 0.72, 0.74),
+                   reflections=8, tray_seed=4, scratches=6)
+    frame = render_tray({c: 1 for c in ("red", "blue", "yellow", "purple", "black", "green")}, seed=3,
+                        conditions=cond)
+    taps = [{"color": c.color, "x": c.x + 6, "y": c.y - 5} for c in frame.cubes]
+    result = check_setup(frame.image, parse_setup({"outline": ROI, "taps": taps}, SIZE))
+    assert result.found == {c.color: 1 for c in frame.cubes}
