@@ -71,3 +71,31 @@ def test_stateful_sequences_create_a_game_and_play_it(report: Report) -> None:
 def test_the_fuzzer_is_signed_in(report: Report) -> None:
     """State-changing requests reached the routes, not the PIN check: 401 is the exception."""
     assert report.statuses[401] < report.requests / 20, dict(report.statuses)
+
+
+def test_the_state_check_sees_a_commit_and_a_new_file(tmp_path: Path) -> None:
+    """The zero above means something: a commit by another connection, or a file written to the
+    data folder, changes the fingerprint; reading does not."""
+    import sqlite3
+
+    from benchmarks.fuzz import Fingerprint
+
+    database = tmp_path / "companion.sqlite3"
+    writer = sqlite3.connect(database)
+    writer.execute("CREATE TABLE t (x)")
+    writer.commit()
+    fingerprint = Fingerprint(database, tmp_path)
+    try:
+        before = fingerprint.take()
+        writer.execute("SELECT * FROM t").fetchall()
+        assert fingerprint.take() == before
+        writer.execute("INSERT INTO t VALUES (1)")
+        writer.commit()
+        after_commit = fingerprint.take()
+        assert after_commit != before
+        (tmp_path / "readings").mkdir()
+        (tmp_path / "readings" / "photo.jpg").write_bytes(b"x")
+        assert fingerprint.take() != after_commit
+    finally:
+        fingerprint.close()
+        writer.close()
