@@ -255,7 +255,7 @@ def test_a_whole_game_through_the_ui(server, browser, artifacts) -> None:
     expect(watcher.locator("#state-version")).to_have_text("1")
     tower = new_page(browser)
     tower.goto(f"{server.url}/tower")
-    expect(tower.locator("#tower-status")).to_contain_text("synthetic")
+    expect(tower.locator("#tower-status")).to_contain_text("simulated camera")  # the backend in words
 
     deploy(page, shots)
     expect(watcher.locator("#state-version")).to_have_text(str(version(page)))
