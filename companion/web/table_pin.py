@@ -112,7 +112,7 @@ class PinStore:
                 return self._cached[1]
             stored = self._read() if stamp is not None else None
             if stored is None:
-                stored = self._create()
+                stored = self._create(damaged=stamp is not None)
             creds = self._apply_override(stored)
             self._cached = (_stamp(self.path), creds)
             return creds
@@ -150,10 +150,14 @@ class PinStore:
             log.warning("the table PIN file %s is unreadable (%s): making a new PIN", self.path, exc)
             return None
 
-    def _create(self) -> Credentials:
+    def _create(self, *, damaged: bool) -> Credentials:
+        """New credentials, stored; if another process stored some meanwhile, theirs (the file
+        is the truth: what is returned is what a re-read gives)."""
         creds = Credentials(new_pin(), secrets.token_hex(32), secrets.token_hex(4))
         try:
-            created = self._write(creds, replace=self.path.exists())
+            # A missing file is linked into place (never overwriting one that appeared since);
+            # only a damaged one is replaced.
+            self._write(creds, replace=damaged)
         except OSError as exc:
             log.warning(
                 "cannot store the table PIN in %s (%s): it is kept in memory until the next start",
@@ -161,11 +165,8 @@ class PinStore:
             )
             self._memory_only = True
             return creds
-        if not created:  # another process made the file first: use its PIN, not ours
-            theirs = self._read()
-            if theirs is not None:
-                return theirs
-        return creds
+        on_disk = self._read()
+        return on_disk if on_disk is not None else creds
 
     def _write(self, creds: Credentials, *, replace: bool) -> bool:
         """Write atomically (OSError if the folder refuses); False if another process created

@@ -313,17 +313,18 @@ def test_a_damaged_pin_file_is_replaced_and_a_read_only_folder_keeps_the_pin_in_
         store.reset()  # `companion pin reset` says it could not, and nothing changed
 
 
-def test_two_processes_starting_at_once_agree_on_one_pin(tmp_path):
+@pytest.mark.parametrize("round_", range(5))
+def test_two_processes_starting_at_once_agree_on_one_pin(tmp_path, round_):
     data = tmp_path / "data"
     data.mkdir()
     results: list[str] = []
-    barrier = threading.Barrier(8)
+    barrier = threading.Barrier(16)
 
     def start() -> None:
         barrier.wait()
         results.append(PinStore(data).credentials().pin)
 
-    threads = [threading.Thread(target=start) for _ in range(8)]
+    threads = [threading.Thread(target=start) for _ in range(16)]
     for t in threads:
         t.start()
     for t in threads:
