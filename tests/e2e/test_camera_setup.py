@@ -101,6 +101,7 @@ def test_the_tower_page_shows_the_address_and_a_qr_code(server, tablets):
     expect(page.locator("#address-urls li").first).to_contain_text(re.compile(r"^http://\S+:\d+/$"))
     expect(page.locator("#address-qr svg")).to_be_visible()
     expect(page.locator("#camera-setup-link")).to_have_attribute("href", "/tower/camera")
+    expect(page.locator("#camera-setup-notice")).to_be_hidden()  # the simulated tower is calibrated
     page.set_viewport_size({"width": 390, "height": 844})
     page.goto(f"{server.url}/tower/camera?lang=de")
     expect(page.locator("h1")).to_have_text("Kamera einrichten")
@@ -139,7 +140,10 @@ def test_without_a_calibration_the_battle_offers_the_camera_set_up(uncalibrated_
     expect(notice).to_contain_text("not calibrated yet")
     expect(notice.locator("a")).to_have_attribute("href", f"/tower/camera?game={game}")
     expect(page.locator("#tray-check-button")).to_be_visible()  # a real tower checks the tray first
-    notice.locator("a").click()
+    page.goto(f"{uncalibrated_server.url}/tower")
+    expect(page.locator("#camera-setup-notice")).to_contain_text("not calibrated yet")
+    page.goto(f"{uncalibrated_server.url}/games/{game}")
+    page.locator("#calibration-notice a").click()
     expect(page.locator("h1")).to_have_text("Set up the camera")
     expect(page.locator('.chip.current[data-colour="red"]')).to_be_visible()  # the game's colours
     expect(page.locator('.chip.skipped[data-colour="yellow"]')).to_be_visible()  # not in this game

@@ -168,3 +168,16 @@ def test_cubes_left_in_the_tray_stop_the_count_until_it_is_cleared(app, client):
 def test_bad_simulated_tray_is_refused(client):
     error = error_of(client.put("/api/tower/simulated-tray", json={"cubes": {"orange": 1}}), 400)
     assert "orange" in error["message"]
+
+
+@pytest.mark.parametrize("method, path", [
+    ("post", "/api/camera/photos"), ("post", "/api/camera/check"), ("post", "/api/camera/calibrations"),
+    ("put", "/api/tower/simulated-tray"), ("delete", "/api/camera/calibrations/20260101-000000-000000-abcd"),
+])
+def test_a_tablet_without_the_table_pin_changes_nothing(app, method, path):
+    from ..conftest import guest_client
+
+    guest = guest_client(app)
+    answer = getattr(guest, method)(path, json={"cubes": {}})
+    assert answer.status_code == 401
+    assert app.extensions["companion"].tower.simulator.tray == {}

@@ -31,6 +31,8 @@ function render(status) {
       el("dd", { "data-status": key }, describe(value)));
   }
   clear(dl, rows);
+  // No calibration yet: the set-up page is offered first (a few minutes, no typing).
+  document.getElementById("camera-setup-notice").hidden = !(status?.camera?.ok && status.calibrated === false);
   clear(document.getElementById("tower-messages"), (status?.said || status?.messages || []).map((m) => el("li", {}, say(m))));
 }
 
