@@ -66,6 +66,8 @@ class Report:
     operations: set[str] = field(default_factory=set)
     stateful_accepted: Counter[str] = field(default_factory=Counter)  # 2xx inside sequences
     seconds: Counter[str] = field(default_factory=Counter)  # time spent per operation
+    # 400s to requests that fit the document: the rules said no (which error, where)
+    rule_refusals: Counter[str] = field(default_factory=Counter)
     findings: list[Finding] = field(default_factory=list)
 
     def add(self, kind: str, operation: str, status: int, detail: str) -> None:
@@ -89,6 +91,9 @@ class Report:
             f"(of {self.rejected_changing} rejected state-changing requests)",
             "statuses: " + ", ".join(f"{s}×{n}" for s, n in sorted(self.statuses.items())),
         ]
+        if self.rule_refusals:
+            lines.append("most frequent 400s to requests that fit the document (the rules said no):")
+            lines += [f"  {n:5d}  {what}" for what, n in self.rule_refusals.most_common(8)]
         for f in self.findings[:20]:
             lines.append(f"  {f.kind}: {f.operation} → {f.status}: {f.detail}")
         return "\n".join(lines)
@@ -255,6 +260,7 @@ class Fuzzer:
         mode = getattr(getattr(meta, "generation", None), "mode", None)
         if mode == GenerationMode.POSITIVE and response.status_code == 400:
             kind = _error_kind(response)
+            self.report.rule_refusals[f"{label}: {kind}"] += 1
             if kind == "MalformedRequestError":
                 self.report.add("spec violation", label, 400,
                                 f"fits the document but refused as malformed: {_text(response)}")

@@ -8,7 +8,7 @@ what they mean, and checked against the state by the store.
 
 from __future__ import annotations
 
-from typing import Annotated, Any, ClassVar
+from typing import Annotated, Any, ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -47,8 +47,8 @@ class NewNightGame(Request):
     ``events`` (the acts, the result); live trackers (Amrtaka, Wrath) start without."""
 
     extra_message: ClassVar[str | None] = 'A game-night game has no field "{key}".'
-    game: Annotated[str, Field(min_length=1, max_length=40), Named("the game"),
-                    Says("one of " + ", ".join(GAME_MODULES))]
+    game: Annotated[Literal[GAME_MODULES], Named("the game"),  # type: ignore[valid-type]
+                    Says("one of the built-in games: " + ", ".join(GAME_MODULES))]
     name: Annotated[str | None, Field(max_length=100, pattern=NO_CONTROL), Named("the game's name"),
                     Says("a text of at most 100 characters")] = None
     players: Annotated[list[Player], Field(min_length=1, max_length=20), Named("the players"),

@@ -81,7 +81,7 @@ def test_a_score_sheet_and_a_generic_game_are_logged_in_one_go(client):
 
 
 def test_bad_games_are_refused(client):
-    cases = [({"game": "chess", "players": ["A", "B"]}, "no built-in game"),
+    cases = [({"game": "chess", "players": ["A", "B"]}, "one of the built-in games"),
              ({"game": "amrtaka", "players": ["A", "B", "C", "D", "E"]}, "2 to 4 players"),
              ({"game": "amrtaka", "players": ["A", "a"]}, "same name"),
              ({"game": "generic", "players": ["A"]}, "name"),
