@@ -89,7 +89,7 @@ def test_statistics_and_tower_pages(server, browser, shots) -> None:
     expect(page.locator("#stats-error")).to_be_hidden()
     shots(page, "statistics")
     page.goto(server.url + "/tower")
-    expect(page.locator("#tower-status")).to_contain_text("synthetic")
+    expect(page.locator("#tower-status")).to_contain_text("simulated camera")  # the backend in words
     expect(page.locator("#tower-messages")).to_contain_text("Simulated tower")
     page.locator("#press-cancel").click()
     expect(page.locator("#press-log")).to_have_text("Pressed: Cancel")
