@@ -195,3 +195,20 @@ def test_a_real_tower_checks_the_tray_first_and_every_tablet_follows(real_tower_
         expect(page.locator("#count-editor")).to_be_visible(timeout=30_000)
         expect(page.locator("#reading-empty img")).to_be_visible()
     assert api.state(game)["reading"]["camera"] == real_tower_server.thrown
+
+
+def test_on_a_phone_a_corner_is_big_enough_for_a_finger_and_can_be_dragged(server, browser):
+    context = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True)
+    page = context.new_page()
+    page.goto(f"{server.url}/tower/camera")
+    corner = page.locator('circle[data-corner="0"]')
+    expect(corner).to_be_visible()
+    box = corner.bounding_box()
+    assert box["width"] >= 40, box  # 22 px radius at least, on a 390 px screen
+    before = corner.get_attribute("cx")
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.mouse.down()
+    page.mouse.move(box["x"] + 60, box["y"] + 40, steps=3)
+    page.mouse.up()
+    expect(corner).not_to_have_attribute("cx", before)
+    context.close()

@@ -46,7 +46,9 @@ function draw() {
   if (!page.size) return;
   const [w, h] = page.size;
   overlay.setAttribute("viewBox", `0 0 ${w} ${h}`);
-  const r = Math.max(w, h) / 55;
+  // A corner a finger can take: at least 22 screen pixels in radius, however small the picture.
+  const shown = overlay.getBoundingClientRect().width || w;
+  const r = Math.max(Math.max(w, h) / 55, (22 * w) / shown);
   const nodes = [svg("polygon", { class: "outline", points: page.outline.map((p) => p.join(",")).join(" ") })];
   page.outline.forEach(([x, y], i) => {
     const c = svg("circle", { class: "corner", cx: x, cy: y, r, "data-corner": i });
@@ -281,6 +283,7 @@ async function start() {
   poll();
 }
 
+window.addEventListener("resize", draw);
 document.getElementById("camera-take").addEventListener("click", takePhoto);
 document.getElementById("camera-live").addEventListener("click", goLive);
 document.getElementById("camera-outline-reset").addEventListener("click", () => { if (page.size) { page.outline = defaultOutline(page.size); page.checked = false; draw(); renderColours(); } });
