@@ -106,9 +106,14 @@ def battles_csv(game_id: int) -> Response:
            "armies, targets one step or one portal away, realms, amounts, own tribe's specials); "
            "the same rule tests the engine refuses with (companion.game.legal). Conditional: "
            "the ETag names the state version and the player; If-None-Match answers 304.",
-           errors=(400, 404))
+           errors=(400, 404),
+           headers=[{"name": "If-None-Match", "in": "header", "required": False,
+                     "schema": {"type": "string"},
+                     "description": "The ETag of the options the device has."}])
 @accepts_query(OptionsQuery)
-@responds(200, Options, "The options, versioned by the game's state version.")
+@responds(200, Options, "The options, versioned by the game's state version.",
+          headers={"ETag": {"description": "State version and player.", "schema": {"type": "string"}}})
+@responds(304, None, "Not modified: the device's options (If-None-Match) are still current.")
 def options(game_id: int, query: OptionsQuery) -> Response:
     from flask import request
 
