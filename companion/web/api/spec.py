@@ -20,8 +20,10 @@ Guarantees:
 * :func:`openapi_document` walks the app's URL map: every ``/api`` route is described, with its
   path parameters (an ``int`` id is ``1 ≤ id ≤ MAX_ID``; larger ids never reach a view, they are
   a 404), request body, responses and the common error answers: 405 (with ``Allow``) on every
-  operation, 413 on those with a body, 401/403/429 on every state-changing one. A route without
-  ``@operation`` is still listed (a test fails on it), so nothing is silently undocumented.
+  operation, 413 on those with a body, 403 on every state-changing one and 401/429 (the table
+  PIN) unless the view is marked ``changes_nothing``. A route without ``@operation`` is still
+  listed (a test fails on it), so nothing is silently undocumented.
+* JSON numbers: an integral float (``3.0``) is the integer it names, as in JSON Schema.
 * Messages: a constrained type carries its wording, ``Annotated[int, Field(ge=0, le=99),
   Says("a whole number from 0 to 99")]``, and a field its name in words, ``Named("count for
   red")``; the error reads "The count for red must be a whole number from 0 to 99."
