@@ -123,7 +123,8 @@ def summary(events: list[dict[str, Any]], limit: int = 3) -> str:
     return str(summary_message(events, limit))
 
 
-def stale_message(events: list[dict[str, Any]], limit: int = 3) -> Message:
+def stale_message(events: list[dict[str, Any]], limit: int = 3,
+                  names: Mapping[str, str] | None = None) -> Message:
     """"Red was corrected to 5 on another tablet — check and apply again." for the events a
     stale command missed (oldest first); ``str()`` is English, the API says it in the
     device's language."""
@@ -132,5 +133,5 @@ def stale_message(events: list[dict[str, Any]], limit: int = 3) -> Message:
     devices = {(e.get("command") or {}).get("device") for e in events}
     devices.discard(None)
     if len(devices) == 1:
-        return msg("stale_on_device", changes=summary_message(events, limit), device=str(devices.pop()))
-    return msg("stale_elsewhere", changes=summary_message(events, limit))
+        return msg("stale_on_device", changes=summary_message(events, limit, names), device=str(devices.pop()))
+    return msg("stale_elsewhere", changes=summary_message(events, limit, names))

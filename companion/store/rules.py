@@ -42,8 +42,10 @@ class Rules(Protocol):
     def reading(self, before: Any, event: dict[str, Any], after: Any) -> ReadingRecord | None:
         """The tray reading of a throw that is not a battle (the seeding), else ``None``."""
 
-    def stale_message(self, missed: Sequence[dict[str, Any]]) -> str | None:
-        """A sentence naming what ``missed`` (the events a stale command did not see) changed."""
+    def stale_message(self, missed: Sequence[dict[str, Any]], state: Any = None) -> Any:
+        """A sentence naming what ``missed`` (the events a stale command did not see) changed
+        (a ``str``, or a :class:`companion.messages.Message` the API says in the device's
+        language); ``state``, when given, is the game now (for the players' names)."""
 
 
 class EngineRules:
@@ -88,10 +90,11 @@ class EngineRules:
     def reading(self, before: Any, event: dict[str, Any], after: Any) -> ReadingRecord | None:
         return seeding_reading(event)
 
-    def stale_message(self, missed: Sequence[dict[str, Any]]) -> str | None:
+    def stale_message(self, missed: Sequence[dict[str, Any]], state: Any = None) -> Any:
         from companion.game.reading import stale_message
 
-        return stale_message(list(missed))
+        names = {p.color: p.name for p in getattr(state, "players", ())}
+        return stale_message(list(missed), names=names)
 
 
 # -- projections of companion.game's GameState ------------------------------------------------

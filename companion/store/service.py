@@ -162,7 +162,7 @@ class GameService:
             self._notify(game_id, new_state.version)
         return new_state, event
 
-    def _missed(self, game_id: int, state: Any, expected: int) -> str | None:
+    def _missed(self, game_id: int, state: Any, expected: int) -> Any:
         """What changed since the version a stale command was decided on, in the rules' words."""
         describe = getattr(self.rules, "stale_message", None)
         if describe is None or expected > state.version:
@@ -173,7 +173,7 @@ class GameService:
         else:
             missed = [e.payload for e in self.log.events(game_id, after=expected)]
         try:
-            return describe(missed)
+            return describe(missed, state)
         except Exception:  # words are a courtesy: the refusal itself must never fail
             return None
 

@@ -131,3 +131,12 @@ def test_live_news_is_english_json_and_said_in_each_devices_language() -> None:
     live = LiveMessage("state", {"game": 1, "version": 4, "news": news}, game=1, id=4)
     assert '"news":"Red was corrected to 5"' in live.encode()
     assert '"news":"Rot wurde auf 5 korrigiert"' in live.encode("de")
+
+
+def test_a_stale_refusal_names_the_player_who_acted_in_the_devices_language() -> None:
+    from companion.game.reading import stale_message
+
+    passed = {"type": "pass", "command": {"type": "pass", "player": "blue"}}
+    said = stale_message([passed], names={"blue": "Ani"})
+    assert str(said) == "Ani: pass on another tablet — check and apply again."
+    assert said.render("de") == "Ani: gepasst auf einem anderen Tablet – prüfe und übernimm noch einmal."
