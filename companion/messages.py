@@ -110,19 +110,39 @@ class Term:
 
 
 @dataclass(frozen=True)
+class Named:
+    """A board item (region, area, tribe) by the name the reader's page shows: its German name
+    on a German page when the owner entered one, its name, or — not entered yet — the
+    catalogue's stand-in ("Area 3 (no name yet)" / "Region 3 (noch ohne Namen)")."""
+
+    name: str
+    name_de: str | None = None
+    unnamed: str | None = None  # catalogue key of the stand-in when the name is not entered
+    n: int = 0
+
+    def render(self, lang: str) -> str:
+        if self.unnamed is not None:
+            return _fill(lookup(self.unnamed, lang), {"n": self.n}, lang)
+        if lang == "de" and self.name_de:
+            return self.name_de
+        return self.name
+
+
+@dataclass(frozen=True)
 class Place:
     """A region of the board, optionally in one realm: "White Falls (light)" / "(Lichtwelt)".
 
     Region and tribe names are proper nouns of the board: the German rulebook keeps them too.
     """
 
-    name: str
+    name: str | Named
     realm: str | None = None
 
     def render(self, lang: str) -> str:
+        name = render_value(self.name, lang)
         if self.realm not in ("light", "dark"):
-            return self.name
-        return _fill(lookup(f"msg_place_{self.realm}", lang), {"region": self.name}, lang)
+            return name
+        return _fill(lookup(f"msg_place_{self.realm}", lang), {"region": name}, lang)
 
 
 @dataclass(frozen=True)
@@ -213,8 +233,10 @@ def render_stored(value: Any, lang: str) -> str:
 def _encode(value: Any) -> Any:
     if isinstance(value, Player):
         return {"player": value.color, "name": value.name}
+    if isinstance(value, Named):
+        return {"named": value.name, "de": value.name_de, "unnamed": value.unnamed, "n": value.n}
     if isinstance(value, Place):
-        return {"place": value.name, "realm": value.realm}
+        return {"place": _encode(value.name), "realm": value.realm}
     if isinstance(value, Term):
         return {"term": value.key, "default": value.default}
     if isinstance(value, Message):
@@ -232,8 +254,11 @@ def _decode(value: Any) -> Any:
     if isinstance(value, Mapping):
         if "player" in value:
             return Player(str(value["player"]), str(value.get("name") or ""))
+        if "named" in value:
+            return Named(str(value["named"]), value.get("de"), value.get("unnamed"), int(value.get("n") or 0))
         if "place" in value:
-            return Place(str(value["place"]), value.get("realm"))
+            place = value["place"]
+            return Place(_decode(place) if isinstance(place, Mapping) else str(place), value.get("realm"))
         if "term" in value:
             return Term(str(value["term"]), str(value.get("default") or ""))
         if "message" in value:

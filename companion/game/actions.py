@@ -17,7 +17,7 @@ from .effects import Changes
 from .errors import (EmptyLimboError, GameError, IllegalActionError, InvalidCommandError,
                      TransitionCountError)
 from .state import GameState
-from .wording import Term, msg, place
+from .wording import Term, msg, named, place
 from .wording import player as who
 
 BUILD_VP = {"portal": 1, "shrine": 1, "capital": 2}
@@ -40,7 +40,7 @@ def special_of(state: GameState, color: str, action: str, tribe: str | None = No
     p = state.player(color)
     t = state.board.tribes[p.dark_tribe]
     if t.special is None or t.special.action != action or (tribe is not None and t.id != tribe):
-        raise IllegalActionError(msg("err_not_your_special", player=who(state, color), tribe=t.name))
+        raise IllegalActionError(msg("err_not_your_special", player=who(state, color), tribe=named(state.board, "tribe", t.id)))
     return t.special
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections import deque
 
 from . import spaces as sp
-from .wording import Place, Term, msg, place
+from .wording import Place, Term, msg, named, place
 from .effects import Changes
 from .errors import (GameError, IllegalActionError, InvalidCommandError, NoSpaceLeftError,
                      NotEnoughArmiesError, NotEnoughResourcesError, SpaceUsedError)
@@ -97,7 +97,7 @@ def building_problem(state: GameState, region: str, realm: str, building: str) -
             for other in state.board.area_regions(area):
                 if state.region(other, realm).building == "capital":
                     return IllegalActionError(msg(
-                        "err_one_capital", area=Place(state.board.areas[area].name, realm),
+                        "err_one_capital", area=Place(named(state.board, "area", area), realm),
                         region=place(state, other)))
     return None
 

@@ -14,7 +14,7 @@ from .colors import REALMS
 from companion.messages import to_json
 
 from .state import GameState
-from .wording import msg
+from .wording import msg, named
 
 AREA_VP = {3: 2, 4: 2, 5: 3}
 
@@ -38,7 +38,7 @@ def breakdown(state: GameState, color: str) -> dict[str, Any]:
             if vp:
                 areas.append({"area": area.id, "name": area.name, "owned": held, "vp": vp})
         else:
-            unknown.append(area.name)
+            unknown.append(named(state.board, "area", area.id))
     warnings = []
     if unknown and owned:
         warnings.append(to_json(msg("warn_area_bonus_unknown", areas=unknown)))

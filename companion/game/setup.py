@@ -18,6 +18,7 @@ from .errors import (IllegalActionError, ImpossibleReadingError, InvalidCommandE
                      NotEnoughArmiesError)
 from .state import GameState
 from .wording import Player, Term, msg, place
+from .wording import tribe as tribe_of
 from .wording import player as who
 from .reading import camera_of
 from .tower import check_colors, explain, reading_problems, throw_accounting
@@ -80,9 +81,9 @@ def deploy_start(state: GameState, cmd: c.DeployStart) -> Changes:
     known = state.board.tribes[p.light_tribe].start_region
     region = cmd.region
     if known is None and region is None:
-        raise InvalidCommandError(msg("err_start_region_unknown", tribe=state.board.tribes[p.light_tribe].name))
+        raise InvalidCommandError(msg("err_start_region_unknown", tribe=tribe_of(state, p.light_tribe)))
     if known is not None and region is not None and region != known:
-        raise IllegalActionError(msg("err_start_region_wrong", tribe=state.board.tribes[p.light_tribe].name,
+        raise IllegalActionError(msg("err_start_region_wrong", tribe=tribe_of(state, p.light_tribe),
                                      region=place(state, known), given=place(state, region)))
     region = region_id(state, region or known)
     _check_supply(state, cmd.player, cmd.armies + DARK_START_ARMIES)

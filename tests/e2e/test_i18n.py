@@ -129,7 +129,7 @@ def english_words(text: str, names: set[str]) -> list[str]:
 
 
 @pytest.mark.e2e
-@pytest.mark.parametrize("name", ["games", "new-game", "game-actions", "game-battle", "stats", "tower", "board",
+@pytest.mark.parametrize("name", ["games", "new-game", "game-actions", "game-battle", "game-over", "stats", "tower", "board",
                                   "night", "camera-setup"])
 def test_every_page_in_german_has_no_english_words(open_page, games, name: str) -> None:
     from playwright.sync_api import expect
@@ -142,8 +142,11 @@ def test_every_page_in_german_has_no_english_words(open_page, games, name: str) 
     expect(page.locator(ready).first).to_be_attached()
     if name.startswith("game-"):
         expect(page.locator("#history li").first).to_be_attached()
-    board = page.evaluate("async () => (await fetch('/api/board')).json()")
-    names = {x["name"] for key in ("regions", "areas", "tribes") for x in _rows(board.get(key))}
+    boards = [page.evaluate("async () => (await fetch('/api/board')).json()")]
+    if name.startswith("game-"):  # the game's own board snapshot (its names when it started)
+        game = path.format(**games).rsplit("/", 1)[1]
+        boards.append(page.evaluate(f"async () => (await (await fetch('/api/games/{game}')).json()).state.board"))
+    names = {x["name"] for board in boards for key in ("regions", "areas", "tribes") for x in _rows(board.get(key))}
     names |= {p["name"] for p in PLAYERS}
     names |= {"Wrath of the Immortals", "Immortal (Game-O-Gami)", "Amrtaka"}  # games' own names
     text = page.locator("body").inner_text()

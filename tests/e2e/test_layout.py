@@ -30,15 +30,23 @@ def shots(artifacts) -> Shots:
 
 @pytest.fixture(scope="module")
 def games(server, browser: Browser) -> dict[str, int]:
-    """One game in the actions phase and one with a counted battle (the tray photo)."""
+    """One game in the actions phase, one with a counted battle (the tray photo), one over."""
     context = browser.new_context()
     api = Api(context, server.url)
     actions = api.new_game()
     api.to_actions(actions)
     battle = api.new_game()
     api.to_battle(battle)
+    over = api.new_game()
+    api.to_actions(over)
+    steps = {"actions": lambda s: {"type": "pass", "player": s["turn"], "compensation": "gold"},
+             "scoring": lambda s: {"type": "score_round"},
+             "reinforcements": lambda s: {"type": "reinforce", "player": s["turn"], "placements": []},
+             "planning": lambda s: {"type": "start_actions"}}
+    while (s := api.state(over))["phase"] != "over":
+        api.do(over, **steps[s["phase"]](s))
     context.close()
-    return {"actions": actions, "battle": battle}
+    return {"actions": actions, "battle": battle, "over": over}
 
 
 @pytest.fixture
@@ -90,6 +98,7 @@ PAGES = {
     "new-game": ("/games/new", "#seats li"),
     "game-actions": ("/games/{actions}", "#panel .action-grid"),
     "game-battle": ("/games/{battle}", "#reading-photo"),
+    "game-over": ("/games/{over}", "#winner"),
     "stats": ("/stats", "#tower-section-body :is(table, p, canvas)"),
     "tower": ("/tower", "#tower-status dt"),
     "camera-setup": ("/tower/camera", "#camera-history li"),

@@ -107,7 +107,7 @@ def test_one_capital_per_area_per_realm():
             r["area"] = "area-1"
     t = in_actions(new_game(PLAYERS, board=d))
     t = fix(t, buildings=[{"region": "mountainhome", "realm": "light", "building": "capital"}])
-    with pytest.raises(IllegalActionError, match="Area 1 \\(name not entered\\) \\(light\\) already has a capital in Mountainhome"):
+    with pytest.raises(IllegalActionError, match="Area 1 \\(no name yet\\) \\(light\\) already has a capital in Mountainhome"):
         decide(t, {"type": "construct", "player": "blue", "region": "shore-lake", "realm": "light",
                    "building": "capital", "cost": {"gold": 1, "energy": 1}})
     ok = run(t, type="construct", player="blue", region="mountainhome", realm="dark", building="capital",

@@ -105,7 +105,7 @@ def test_incomplete_area_scores_no_bonus_and_says_so():
     s = in_actions()
     b = breakdown(s, "blue")
     assert b["areas"] == [] and len(b["warnings"]) == 1
-    assert "not computed for Area 1 (name not entered), Area 2" in b["warnings"][0]["text"]
+    assert "not computed for Area 1 (no name yet), Area 2" in b["warnings"][0]["text"]
 
 
 def test_score_round_event_carries_the_breakdown_and_starts_the_next_round():

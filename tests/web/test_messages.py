@@ -140,3 +140,15 @@ def test_a_stale_refusal_names_the_player_who_acted_in_the_devices_language() ->
     said = stale_message([passed], names={"blue": "Ani"})
     assert str(said) == "Ani: pass on another tablet — check and apply again."
     assert said.render("de") == "Ani: gepasst auf einem anderen Tablet – prüfe und übernimm noch einmal."
+
+
+def test_board_names_are_the_pages_names_german_when_entered_and_a_stand_in_when_not() -> None:
+    from companion.messages import Named
+
+    entered = Place(Named("White Falls", "Weiße Fälle"), "light")  # a name_de the owner typed
+    assert entered.render("en") == "White Falls (light)"
+    assert entered.render("de") == "Weiße Fälle (Lichtwelt)"
+    unnamed = msg("warn_area_bonus_unknown", areas=[Named("Area 3 (name not entered)", None, "unnamed_area", 3)])
+    assert "Area 3 (no name yet)" in unnamed.render("en")
+    assert "Region 3 (noch ohne Namen)" in unnamed.render("de")  # our area is the German "Region"
+    assert render_stored(to_json(unnamed), "de") == unnamed.render("de")
