@@ -21,7 +21,7 @@ Guarantees:
   path parameters (an ``int`` id is ``1 ≤ id ≤ MAX_ID``; larger ids never reach a view, they are
   a 404), request body, responses and the common error answers: 405 (with ``Allow``) on every
   operation, 413 on those with a body, 403 on every state-changing one and 401/429 (the table
-  PIN) unless the view is marked ``changes_nothing``. A route without ``@operation`` is still
+  PIN) and 503 (the disk refused the write) unless the view is marked ``changes_nothing``. A route without ``@operation`` is still
   listed (a test fails on it), so nothing is silently undocumented.
 * JSON numbers: an integral float (``3.0``) is the integer it names, as in JSON Schema.
 * Messages: a constrained type carries its wording, ``Annotated[int, Field(ge=0, le=99),
