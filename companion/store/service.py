@@ -77,12 +77,7 @@ class GameService:
         dict), else the owner's default board; it is stored in the first event, so later
         changes of the owner's board never change a game already started.
         """
-        data = dict(command) if isinstance(command, Mapping) else command
-        if isinstance(data, dict) and data.get("board") is None:
-            data["board"] = self.rules.board_snapshot(board)
-        cmd = self.rules.parse(data)
-        event = self.rules.decide(None, cmd)
-        state = self.rules.evolve(None, event)
+        event, state = self._first_event(command, board)
         game_id = self.log.create_game(
             self.rules.title(state), first_event=event, meta=self.rules.meta(state)
         )
@@ -101,12 +96,7 @@ class GameService:
         ``fingerprint`` (request) raises :class:`CreateKeyReusedError`. See
         :meth:`GameLog.create_game_once` for the transaction.
         """
-        data = dict(command) if isinstance(command, Mapping) else command
-        if isinstance(data, dict) and data.get("board") is None:
-            data["board"] = self.rules.board_snapshot(board)
-        cmd = self.rules.parse(data)
-        event = self.rules.decide(None, cmd)
-        state = self.rules.evolve(None, event)
+        event, state = self._first_event(command, board)
         game_id, created = self.log.create_game_once(
             key, fingerprint, self.rules.title(state), first_event=event, meta=self.rules.meta(state)
         )
@@ -117,6 +107,14 @@ class GameService:
             return game_id, state, True
         first = self.log.events(game_id)[0]
         return game_id, self.rules.evolve(None, first.payload), False
+
+    def _first_event(self, command: Mapping[str, Any], board: Any) -> tuple[dict[str, Any], Any]:
+        """The ``new_game`` event of ``command`` and the state it starts (nothing stored)."""
+        data = dict(command) if isinstance(command, Mapping) else command
+        if isinstance(data, dict) and data.get("board") is None:
+            data["board"] = self.rules.board_snapshot(board)
+        event = self.rules.decide(None, self.rules.parse(data))
+        return event, self.rules.evolve(None, event)
 
     def execute(
         self, game_id: int, command: Mapping[str, Any], expected_version: int | None = None
