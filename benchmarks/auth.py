@@ -15,24 +15,18 @@ from __future__ import annotations
 import argparse
 import statistics
 import tempfile
-import time
 from collections.abc import Callable
 from pathlib import Path
 
 from flask import Flask, jsonify
 
+from benchmarks.timing import times_ms
+
 PIN = "4711"
 
 
 def _median_us(fn: Callable[[], object], n: int) -> float:
-    for _ in range(min(50, n)):  # warm up
-        fn()
-    times = []
-    for _ in range(n):
-        start = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times) * 1e6
+    return statistics.median(times_ms(fn, n, warm_up=min(50, n))) * 1000
 
 
 def _tiny_app(data: Path, hooks: bool) -> Flask:

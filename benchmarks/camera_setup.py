@@ -24,14 +24,7 @@ import time
 
 import cv2
 
-
-def _median_ms(run, repeat: int) -> float:
-    times = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        run()
-        times.append((time.perf_counter() - start) * 1000)
-    return statistics.median(times)
+from benchmarks.timing import median_ms
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -64,21 +57,21 @@ def main(argv: list[str] | None = None) -> int:
 
     print(f"load average {os.getloadavg()[0]:.1f}; medians of {args.repeat} runs, one core")
     print(f"{'what':44} {'ours':>10} {'baseline':>10}  baseline is")
-    ours = _median_ms(lambda: check_setup(frame.image, setup), args.repeat)
-    base = _median_ms(typed, args.repeat)
+    ours = median_ms(lambda: check_setup(frame.image, setup), args.repeat)
+    base = median_ms(typed, args.repeat)
     print(f"{'6 taps → calibration → check (ms)':44} {ours:10.0f} {base:10.0f}  boxes typed by hand, calibrate + count")
 
-    full = _median_ms(lambda: jpeg(frame.image, 88), args.repeat * 4)
-    small = _median_ms(lambda: jpeg(frame.image, 70, 800), args.repeat * 4)
+    full = median_ms(lambda: jpeg(frame.image, 88), args.repeat * 4)
+    small = median_ms(lambda: jpeg(frame.image, 70, 800), args.repeat * 4)
     print(f"{'one live picture, encode (ms)':44} {small:10.1f} {full:10.1f}  the full photo at quality 88")
     print(f"{'one live picture (kB)':44} {len(jpeg(frame.image, 70, 800)) / 1000:10.0f} "
           f"{len(jpeg(frame.image, 88)) / 1000:10.0f}")
 
     cal = synthetic_calibration()
     empty = render_empty_tray(seed=5).image
-    check = _median_ms(lambda: count_cubes(empty, cal), args.repeat * 4)
+    check = median_ms(lambda: count_cubes(empty, cal), args.repeat * 4)
     thrown = render_tray({"red": 3, "blue": 2, "green": 1}, seed=5).image
-    count = _median_ms(lambda: count_cubes(thrown, cal, empty=empty), args.repeat * 4)
+    count = median_ms(lambda: count_cubes(thrown, cal, empty=empty), args.repeat * 4)
     print(f"{'empty-tray check before a throw (ms)':44} {check:10.1f} {count:10.1f}  the count of the throw itself")
 
     def counts(watch: bool) -> float:

@@ -17,27 +17,17 @@ from __future__ import annotations
 
 import argparse
 import random
-import statistics
 import tempfile
 import time
-from collections.abc import Callable
 from pathlib import Path
 
+from benchmarks.timing import median_max_ms
 from companion.store import nights
 from companion.store.log import GameLog
 from companion.store.nights_report import export_tables, report
 from companion.store.people import add_person
 
 NAMES = ("Ada", "Bo", "Cy", "Di", "Ed", "Fay", "Gus", "Hal", "Ivy", "Jo")
-
-
-def _ms(fn: Callable[[], object], repeat: int) -> tuple[float, float]:
-    times = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        fn()
-        times.append((time.perf_counter() - start) * 1000)
-    return statistics.median(times), max(times)
 
 
 def _taps(log: GameLog) -> None:
@@ -48,7 +38,7 @@ def _taps(log: GameLog) -> None:
             event = {"type": "end_turn"} if i < 29 and i % 4 == 3 else {"type": "gain", "player": f"p{i % 3 + 1}", "points": 1}
             game = nights.add_event(log, game["id"], event)
         taps = iter([{"type": "gain", "player": "p1", "points": 1}, {"type": "undo"}] * 20)
-        med, worst = _ms(lambda: nights.add_event(log, game["id"], next(taps)), 30)
+        med, worst = median_max_ms(lambda: nights.add_event(log, game["id"], next(taps)), 30)
         print(f"  with {before:3d} entries before: median {med:6.2f} ms   max {worst:6.2f} ms")
     main_game = log.create_game("baseline", first_event={"type": "note", "n": 0})
     version = [1]
@@ -56,7 +46,7 @@ def _taps(log: GameLog) -> None:
     def append() -> None:
         version[0] = log.append(main_game, {"type": "note", "n": version[0]}, version[0])
 
-    med, worst = _ms(append, 30)
+    med, worst = median_max_ms(append, 30)
     print(f"  baseline: GameLog.append of one event   median {med:6.2f} ms   max {worst:6.2f} ms   (bar 50 ms)")
 
 
@@ -99,7 +89,7 @@ def main() -> None:
                 for label, fn in (("statistics (report)", lambda: report(log)),
                                   ("exports (export_tables)", lambda: export_tables(log)),
                                   ("one evening (list_games)", lambda: nights.list_games(log, night))):
-                    med, worst = _ms(fn, 10)
+                    med, worst = median_max_ms(fn, 10)
                     print(f"  {label:28s} median {med:7.1f} ms   max {worst:7.1f} ms   (bar 500 ms)")
 
 

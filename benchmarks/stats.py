@@ -23,11 +23,12 @@ import sqlite3
 import statistics
 import tempfile
 import time
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import numpy as np
+
+from benchmarks.timing import median_max_ms
 
 PLAYERS = ("red", "blue", "yellow", "purple", "black")
 NAMES = ("Ada", "Bo", "Cy", "Di", "Ed", "Fay", "Gus", "Hal", "Ivy", "Jo")
@@ -164,15 +165,6 @@ def generate_log(path: Path, games: int, *, seed: int = 1, battles: int = 16, la
     return path
 
 
-def _time(fn: Callable[[], Any], repeat: int) -> tuple[float, float]:
-    times = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        fn()
-        times.append((time.perf_counter() - start) * 1000)
-    return statistics.median(times), max(times)
-
-
 def bench_log(games: int, repeat: int = 20) -> None:
     from companion.store import GameLog
     from companion.store import insights
@@ -198,7 +190,7 @@ def bench_log(games: int, repeat: int = 20) -> None:
         ]
         total = 0.0
         for label, fn in rows:
-            med, worst = _time(fn, repeat)
+            med, worst = median_max_ms(fn, repeat)
             total += med
             print(f"  {label:45s} median {med:7.1f} ms   max {worst:7.1f} ms")
         print(f"  {'sum of the above (what the page asks for)':45s} median {total:7.1f} ms")
@@ -229,7 +221,7 @@ def _http(path: Path, games: int, repeat: int) -> None:
     print("  through Flask (cold = first call after another game was logged, warm = unchanged log):")
     for url in urls:
         cold_ms = statistics.median(cold(url) for _ in range(3))
-        med, worst = _time(lambda: client.get(url), repeat)
+        med, worst = median_max_ms(lambda: client.get(url), repeat)
         warm_total += med
         cold_total += cold_ms
         print(f"  GET {url:41s} cold {cold_ms:7.1f} ms   warm median {med:6.1f} ms   max {worst:6.1f} ms")
@@ -245,7 +237,7 @@ def bench_odds(repeat: int = 200) -> None:
     model = TowerModel({}, fit, 100, 100)
     args = (model, "red", "blue", "against_attacker", {"red": 6, "blue": 4, "green": 2},
             {"red": 5, "blue": 7, "green": 4})
-    med, worst = _time(lambda: battle_odds(*args, draws=DRAWS), repeat)
+    med, worst = median_max_ms(lambda: battle_odds(*args, draws=DRAWS), repeat)
 
     def baseline() -> None:  # the same draws, one cube at a time in plain Python
         r = random.Random(1)
@@ -255,7 +247,7 @@ def bench_odds(repeat: int = 200) -> None:
             g = sum(r.random() < 0.6 for _ in range(2)) + sum(r.random() < 0.2 for _ in range(4))
             _ = (a > d + g) - (a < d + g)
 
-    b_med, _ = _time(baseline, 5)
+    b_med, _ = median_max_ms(baseline, 5)
     print(f"\nodds of one battle, {DRAWS} Monte Carlo draws: median {med:.2f} ms, max {worst:.2f} ms "
           f"(bar 50 ms); plain-Python baseline of the same draws: median {b_med:.0f} ms")
 
