@@ -54,30 +54,6 @@ def test_german_from_the_browser_and_the_switch(server, browser, shots) -> None:
     expect(page.locator("html")).to_have_attribute("lang", "en")
 
 
-def test_board_setup_checks_inline_and_saves(server, browser, shots) -> None:
-    page = open_page(browser, server.url + "/setup/board")
-    row = page.locator('section[data-table="regions"] tr[data-id="treehome"]')
-    gold = row.locator('[data-col="light.gold"] input')
-    expect(gold).to_have_attribute("placeholder", "not entered")
-    gold.fill("three")
-    page.locator("#save-board").click()
-    expect(page.locator("#board-error")).to_have_text("Treehome: Light: gold: “three” is not a whole number of 0 or more.")
-    gold.fill("3")
-    # The server's own check: a region name used twice.
-    row.locator('[data-col="name"] input').fill("Borderland")
-    page.locator("#save-board").click()
-    expect(page.locator("#board-error")).to_contain_text("used twice")
-    shots(page, "board-setup-error")
-    row.locator('[data-col="name"] input').fill("Treehome")
-    row.locator('[data-col="area"] select').select_option("area-1")
-    page.locator("#save-board").click()
-    expect(page.locator("#board-saved")).to_be_visible()
-    page.reload()
-    expect(page.locator('section[data-table="regions"] tr[data-id="treehome"] [data-col="light.gold"] input')).to_have_value("3")
-    expect(page.locator('section[data-table="regions"] tr[data-id="treehome"] [data-col="area"] select')).to_have_value("area-1")
-    shots(page, "board-setup")
-
-
 def test_statistics_and_tower_pages(server, browser, shots) -> None:
     page = open_page(browser, server.url + "/")
     make_game(page, server.url)
