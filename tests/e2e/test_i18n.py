@@ -117,7 +117,7 @@ ENGLISH_WORDS = (
 _WORD = re.compile(r"[A-Za-zÄÖÜäöüß]+")
 
 
-_NOT_WORDS = re.compile(r"\S+\.(?:csv|json|toml|jpg)\b|\b[a-z]+(?:[-_][a-z0-9]+)+\b")  # file names, ids
+_NOT_WORDS = re.compile(r"\S+\.(?:csv|json|toml|jpg)\b")  # file names (ids on screen still count)
 
 
 def english_words(text: str, names: set[str]) -> list[str]:

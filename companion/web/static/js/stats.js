@@ -4,7 +4,7 @@
 // dicts of rows into tables, colours with names.
 import { api } from "./api.js";
 import { renderExports, renderGame, renderOdds, renderPeople, renderTower, renderTribes } from "./stats_charts.js";
-import { COLOURS, asList } from "./board.js";
+import { COLOURS, labelled } from "./board.js";
 import { el, clear, who, showError } from "./dom.js";
 import { t, num } from "./i18n.js";
 
@@ -82,7 +82,7 @@ async function load() {
       api("/api/settings"), api("/api/games")]);
     data = stats;
     settings = s;
-    names = new Map(asList(board.tribes).map((x) => [x.id, x.name]));
+    names = new Map(labelled(board).tribes.map((x) => [x.id, x.name])); // "Lichtvolk 3 (noch ohne Namen)", never an id
     scope = data.games?.finished ? "finished" : "all";
     render();
     await Promise.all([
