@@ -17,6 +17,7 @@ load costs one fit only after new battles.
 from __future__ import annotations
 
 import json
+import logging
 import threading
 from collections import Counter, defaultdict
 from collections.abc import Callable, Mapping
@@ -27,7 +28,7 @@ from companion.analysis.odds import DRAWS, Odds, battle_odds, calibration_of_bin
 from companion.analysis.tower_model import MIN_THROWS_FOR_ODDS, TowerModel, fit_tower, release_range
 from companion.store.errors import GameNotFoundError
 from companion.store.log import GameLog
-from companion.store.throws import cube_rows, sync_throws
+from companion.store.throws import CubeRows, sync_throws
 from companion.store.totals import RunningTotals, Selection, game_stamps
 
 T = TypeVar("T")
@@ -35,6 +36,7 @@ T = TypeVar("T")
 _cache_lock = threading.Lock()
 _cache: dict[str, tuple[int, TowerModel, dict[str, Any]]] = {}
 _reports: dict[tuple[str, str], tuple[int, Any]] = {}
+_CUBE_ROWS = CubeRows()  # the model's input, read one changed game at a time
 
 
 def generation(log: GameLog) -> int:
@@ -67,7 +69,7 @@ def tower_model(log: GameLog) -> tuple[TowerModel, dict[str, Any]]:
             hit = _cache.get(str(log.path))
         if hit is not None and hit[0] == key:
             return hit[1], hit[2]
-        table, throws, battles = cube_rows(conn)
+        table, throws, battles = _CUBE_ROWS.rows(str(log.path), conn)
     model = fit_tower(table, throws=throws, battles=battles)
     fairness = test_colours(table)
     with _cache_lock:
@@ -303,6 +305,26 @@ def people_report(log: GameLog) -> dict[str, Any]:
     return {"people": out, "enough_data": any(p["enough_data"] for p in out)}
 
 
+def warm_up(log: GameLog) -> threading.Thread:
+    """Read the whole log once on a background thread, so the running totals and the tower's
+    input are in memory before the first statistics view after a start (reading a decade of
+    games takes about a second; after that a view reads only what changed). Never raises: a
+    failure is logged and the first view reads instead."""
+    from companion.store.stats import statistics
+
+    def run() -> None:
+        try:
+            tower_model(log)
+            statistics(log)
+            people_report(log)
+        except Exception:  # noqa: BLE001 — a warm-up must never take the server down
+            logging.getLogger("companion.store").exception("statistics warm-up failed")
+
+    thread = threading.Thread(target=run, name="statistics-warm-up", daemon=True)
+    thread.start()
+    return thread
+
+
 # -- one game ----------------------------------------------------------------------------------
 
 def game_report(log: GameLog, game_id: int) -> dict[str, Any]:
@@ -341,4 +363,4 @@ def game_report(log: GameLog, game_id: int) -> dict[str, Any]:
 
 
 __all__ = ["GameNotFoundError", "battle_odds_for", "game_report", "interior_report",
-           "odds_report", "people_report", "record_odds", "tower_model", "tower_report"]
+           "odds_report", "people_report", "record_odds", "tower_model", "tower_report", "warm_up"]

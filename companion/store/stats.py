@@ -41,12 +41,9 @@ _OUTCOMES = ("fought", "attacker", "defender", "inhabitants", "tie", "tray", "in
 _KIND_KEYS = ("rows", "readings", "corrected", "by_hand")
 
 
-def _scopes_of(status: str) -> tuple[str, ...]:
-    return tuple(name for name, in_scope in _SCOPES.items() if in_scope(status))
-
-
 def _parts(conn: sqlite3.Connection, games: Selection) -> dict[int, Counter]:
-    """Each game's additive part of the statistics, keyed ``(table, *group, scope, what)``.
+    """Each game's additive part of the statistics, keyed ``(table, *group, status, what)``
+    (the game's status: the scopes are summed from the statuses when a report is made).
 
     Seats (the games' JSON parsed in Python: a seat won when its colour is among the result's
     winners, shared when there were several), battle outcomes per stance and camera readings
@@ -54,12 +51,12 @@ def _parts(conn: sqlite3.Connection, games: Selection) -> dict[int, Counter]:
     status.
     """
     parts: dict[int, Counter] = defaultdict(Counter)
-    scopes: dict[int, tuple[str, ...]] = {}
+    statuses: dict[int, str] = {}
     loads = json.loads
     where, params = games.where("id")
     for gid, status, players, result in conn.execute(
             f"SELECT id, status, players, result FROM games WHERE {where}", params):
-        scopes[gid] = mine = _scopes_of(status)
+        statuses[gid] = status
         part = parts[gid]
         winners = (loads(result) or {}).get("winners") or [] if result else []
         for p in loads(players):
@@ -71,16 +68,15 @@ def _parts(conn: sqlite3.Connection, games: Selection) -> dict[int, Counter]:
             for realm in ("light", "dark"):  # per realm: a placeholder tribe name may be in both
                 if p.get(f"{realm}_tribe") is not None:
                     groups.append(("tribe", realm, p[f"{realm}_tribe"]))
-            for scope in mine:
-                for group in groups:
-                    part[(*group, scope, "games")] += 1
-                    part[(*group, scope, "wins")] += won
-                    part[(*group, scope, "shared")] += won and len(winners) > 1
-                    if vp is not None:
-                        part[(*group, scope, "vp")] += vp
-                        part[(*group, scope, "vp_n")] += 1
-        for scope in mine:
-            part[("games", scope)] += 1
+            for group in groups:
+                part[(*group, status, "games")] += 1
+                if won:
+                    part[(*group, status, "wins")] += 1
+                    part[(*group, status, "shared")] += len(winners) > 1
+                if vp is not None:
+                    part[(*group, status, "vp")] += vp
+                    part[(*group, status, "vp_n")] += 1
+        part[("games", status, "n")] += 1
 
     where, params = games.where("game_id")
     for row in conn.execute(
@@ -89,9 +85,9 @@ def _parts(conn: sqlite3.Connection, games: Selection) -> dict[int, Counter]:
                        sum(winner = 'inhabitants') AS inhabitants, sum(winner = 'tie') AS tie,
                        sum(tray_size) AS tray, sum(defender IS NULL) AS into_empty
                   FROM battles WHERE {where} GROUP BY game_id, stance""", params):
-        for scope in scopes.get(row["game_id"], ()):
+        if row["game_id"] in statuses:
             for key in _OUTCOMES:
-                parts[row["game_id"]][("battle", row["stance"], scope, key)] += row[key]
+                parts[row["game_id"]][("battle", row["stance"], statuses[row["game_id"]], key)] += row[key]
     # Per colour, a reading counts when that colour was seen by the camera or confirmed by the
     # players; it was corrected when the two counts differ. json_patch merges the two readings:
     # its keys are every colour seen in either of them.
@@ -100,9 +96,9 @@ def _parts(conn: sqlite3.Connection, games: Selection) -> dict[int, Counter]:
                        coalesce(sum(corrected), 0) AS corrected,
                        coalesce(sum(corrected IS NULL), 0) AS by_hand
                   FROM readings WHERE {where} GROUP BY game_id, kind""", params):
-        for scope in scopes.get(row["game_id"], ()):
+        if row["game_id"] in statuses:
             for key in _KIND_KEYS:
-                parts[row["game_id"]][("kind", row["kind"], scope, key)] += row[key]
+                parts[row["game_id"]][("kind", row["kind"], statuses[row["game_id"]], key)] += row[key]
     where, params = games.where("r.game_id")
     for gid, colour, readings, corrected in conn.execute(
             f"""SELECT r.game_id, c.key, count(*),
@@ -110,9 +106,9 @@ def _parts(conn: sqlite3.Connection, games: Selection) -> dict[int, Counter]:
                            <> coalesce(json_extract(r.camera, '$.' || c.key), 0))
                   FROM readings AS r, json_each(json_patch(r.camera, r.confirmed)) AS c
                  WHERE r.camera IS NOT NULL AND {where} GROUP BY r.game_id, c.key""", params):
-        for scope in scopes.get(gid, ()):
-            parts[gid][("seen", colour, scope, "readings")] += readings
-            parts[gid][("seen", colour, scope, "corrected")] += corrected
+        if gid in statuses:
+            parts[gid][("seen", colour, statuses[gid], "readings")] += readings
+            parts[gid][("seen", colour, statuses[gid], "corrected")] += corrected
     return parts
 
 
@@ -120,12 +116,14 @@ _TOTALS = RunningTotals(_parts)
 
 
 def _groups(total: Counter, table: str, scope: str) -> dict[Any, dict[str, Any]]:
-    """The totals of one table and scope, by group (the key between scope and what)."""
-    out: dict[Any, dict[str, Any]] = defaultdict(dict)
+    """The totals of one table over the statuses of a scope, by group (the key between the
+    table and the status)."""
+    in_scope = _SCOPES[scope]
+    out: dict[Any, dict[str, Any]] = defaultdict(lambda: defaultdict(int))
     for key, value in total.items():
-        if key[0] == table and key[-2] == scope:
+        if key[0] == table and in_scope(key[-2]):
             group = key[1:-2]
-            out[group[0] if len(group) == 1 else group][key[-1]] = value
+            out[group[0] if len(group) == 1 else group][key[-1]] += value
     return out
 
 
@@ -174,7 +172,7 @@ def _scope(total: Counter, name: str) -> dict[str, Any]:
     for t in kinds.values():
         readings.update(t)
     return {
-        "games": total.get(("games", name), 0),
+        "games": _groups(total, "games", name).get((), {}).get("n", 0),
         "average_vp": _round(seats.get("vp", 0) / seats["vp_n"]) if seats.get("vp_n") else None,
         "colours": {colour: _seat_numbers(t, wins, shared=True)
                     for colour, t in sorted(_groups(total, "colour", name).items()) if t.get("games")},

@@ -18,6 +18,8 @@ from __future__ import annotations
 
 import json
 import sqlite3
+import threading
+from collections import Counter
 from collections.abc import Mapping
 from typing import Any
 
@@ -155,19 +157,76 @@ def _sync_batch(log: GameLog) -> int:
     return added
 
 
-def cube_rows(conn: sqlite3.Connection) -> tuple[dict[str, list[tuple[int, int, int, int]]], int, int]:
+CubeTable = dict[str, list[tuple[int, int, int, int]]]
+
+
+def _cube_counts(conn: sqlite3.Connection, since: Mapping[int, int] | None = None) -> Counter:
+    """Throws per (colour, thrown, inside, seen), doubtful ones left out, and the numbers of
+    throws ``("throws",)`` and of battle throws ``("battles",)``: of every row, or with ``since``
+    (``{game: seq}``) only of the named games' rows after that event."""
+    if since is None:
+        scope, params = "", ()
+    else:
+        scope = ("AND game_id IN (SELECT CAST(key AS INTEGER) FROM json_each(:since))"
+                 " AND seq > json_extract(:since, '$.\"' || game_id || '\"')")
+        params = {"since": json.dumps({str(g): seq for g, seq in since.items()})}
+    counts: Counter = Counter()
+    for colour, thrown, inside, seen, n in conn.execute(
+        f"""SELECT color, thrown, inside, seen, count(*) FROM throw_cubes
+             WHERE doubtful = 0 AND thrown + inside > 0 {scope}
+             GROUP BY color, thrown, inside, seen""", params
+    ):
+        counts[(colour, thrown, inside, seen)] = n
+    throws, battles = conn.execute(
+        f"""SELECT count(*), coalesce(sum(kind = 'battle'), 0) FROM
+             (SELECT DISTINCT game_id, seq, kind FROM throw_cubes WHERE doubtful = 0 {scope})""", params
+    ).fetchone()
+    counts[("throws",)], counts[("battles",)] = throws, battles
+    return counts
+
+
+class CubeRows:
+    """:func:`cube_rows` kept up to date from the rows added since the last call.
+
+    :func:`sync_throws` only ever adds rows, for the events after a game's ``throws_synced``
+    mark, so the rows added since the last call are those after the marks seen then. A mark
+    that went back or vanished, or a game whose ``created_at`` changed (another file in the same
+    place), means the table was rebuilt: then everything is read again.
+    """
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._state: dict[str, tuple[dict[int, tuple[int, str]], Counter]] = {}
+
+    def rows(self, key: str, conn: sqlite3.Connection) -> tuple[CubeTable, int, int]:
+        """:func:`cube_rows` of ``conn``'s snapshot; ``key`` names the database (its path)."""
+        marks = {gid: (seq, created) for gid, seq, created in conn.execute(
+            "SELECT s.game_id, s.seq, g.created_at FROM throws_synced AS s JOIN games AS g ON g.id = s.game_id")}
+        with self._lock:
+            known = self._state.get(key)
+        rebuilt = known is None or any(
+            gid not in marks or marks[gid][1] != created or marks[gid][0] < seq
+            for gid, (seq, created) in known[0].items())
+        if rebuilt:
+            counts = _cube_counts(conn)
+        else:
+            old = known[0]
+            since = {gid: old[gid][0] if gid in old else 0 for gid, mark in marks.items() if old.get(gid) != mark}
+            counts = known[1] + _cube_counts(conn, since) if since else known[1]
+        with self._lock:
+            self._state[key] = (marks, counts)
+        return _table(counts)
+
+
+def _table(counts: Counter) -> tuple[CubeTable, int, int]:
+    table: CubeTable = {}
+    for k in sorted(k for k in counts if len(k) == 4):
+        table.setdefault(k[0], []).append((k[1], k[2], k[3], counts[k]))
+    return table, counts[("throws",)], counts[("battles",)]
+
+
+def cube_rows(conn: sqlite3.Connection) -> tuple[CubeTable, int, int]:
     """The model's input aggregated in SQL: per colour the distinct (thrown, inside, seen) with
     how many throws showed them (doubtful throws left out), and the numbers of throws and of
     battle throws."""
-    table: dict[str, list[tuple[int, int, int, int]]] = {}
-    for r in conn.execute(
-        """SELECT color, thrown, inside, seen, count(*) FROM throw_cubes
-            WHERE doubtful = 0 AND thrown + inside > 0
-            GROUP BY color, thrown, inside, seen"""
-    ):
-        table.setdefault(r[0], []).append((r[1], r[2], r[3], r[4]))
-    n = conn.execute(
-        """SELECT count(*), coalesce(sum(kind = 'battle'), 0) FROM
-             (SELECT DISTINCT game_id, seq, kind FROM throw_cubes WHERE doubtful = 0)"""
-    ).fetchone()
-    return table, int(n[0]), int(n[1])
+    return _table(_cube_counts(conn))

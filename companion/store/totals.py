@@ -11,7 +11,8 @@ Guarantee: with stamps that change whenever a game's part could change, :meth:`R
 equals the sum of ``part_of`` over every game of the snapshot it was given. The game log is
 append-only and ``games.version`` counts a game's events, so ``(id, version, created_at)``
 identifies what a game holds (``created_at`` tells a game of a restored or replaced database
-apart from an earlier one with the same id and version).
+apart from an earlier one with the same id and version); the ``throws_synced`` mark says how far
+the tables derived from the events have caught up.
 """
 
 from __future__ import annotations
@@ -47,9 +48,11 @@ class Selection:
 
 
 def game_stamps(conn: sqlite3.Connection) -> dict[int, Hashable]:
-    """Each game's stamp: what changes whenever anything logged about it changes."""
-    return {gid: (version, created) for gid, version, created in
-            conn.execute("SELECT id, version, created_at FROM games")}
+    """Each game's stamp: what changes whenever anything logged about it changes, or what is
+    derived from its events (``throw_cubes``, ``odds_outcomes``) catches up with them."""
+    return {gid: (version, created, synced) for gid, version, created, synced in conn.execute(
+        """SELECT g.id, g.version, g.created_at, s.seq FROM games AS g
+             LEFT JOIN throws_synced AS s ON s.game_id = g.id""")}
 
 
 class RunningTotals:

@@ -115,6 +115,10 @@ def _serve(args: argparse.Namespace) -> int:
     for line in console_lines(addresses(settings.host, server.effective_port)):
         print(line, flush=True)  # the address to type on the tablets, and its QR code
     log.info("%s", pin_banner(app))
+    # The statistics' running totals, read once while nobody is looking yet.
+    from companion.store.insights import warm_up
+
+    warm_up(runtime.log)
     # Daily backups and photo pruning on their own thread; holds the data folder's lock.
     maintenance = start_maintenance(settings.data_dir, settings.database_path, runtime.log)
     try:

@@ -10,6 +10,7 @@ from pathlib import Path
 from benchmarks.stats import generate_log
 from companion.store import BattleRecord, GameLog, GameMeta, insights, stats
 from companion.store.people import add_person, merge_people, set_game_seats
+from companion.store.throws import CubeRows, cube_rows, sync_throws
 from companion.store.totals import RunningTotals, Selection
 
 
@@ -74,3 +75,48 @@ def test_warm_reports_after_changes_equal_reports_from_scratch(tmp_path: Path) -
             assert warm == _cold(compute, totals), name
         people = {p["name"]: p for p in insights.people_report(log)["people"]}
         assert "Zed" not in people and people["Ada"]["games"] == before["Ada"]["games"] + 1
+
+
+def test_tower_input_after_new_throws_equals_a_fresh_read(tmp_path: Path) -> None:
+    """The model's input kept from the rows added since the last call equals reading all of
+    ``throw_cubes`` again: after another game, and after the derived tables were rebuilt."""
+    path = generate_log(tmp_path / "c.sqlite3", 6, seed=8)
+    kept = CubeRows()
+    with GameLog(path) as log:
+        sync_throws(log)
+        with log.reading() as conn:
+            first = kept.rows("db", conn)
+            assert first == cube_rows(conn) and first[1] == 6 * 17
+        generate_log(path, 2, seed=9)  # two more games, 34 more throws
+        sync_throws(log)
+        with log.reading() as conn:
+            assert kept.rows("db", conn) == cube_rows(conn)
+            assert kept.rows("db", conn)[1] == 8 * 17
+        with log._transaction(write=True) as conn:  # noqa: SLF001 — rebuild the derived rows
+            for table in ("throw_cubes", "battle_attacks", "odds_outcomes", "throws_synced"):
+                conn.execute(f"DELETE FROM {table} WHERE game_id > 4")
+        with log.reading() as conn:
+            assert kept.rows("db", conn) == cube_rows(conn)
+            assert kept.rows("db", conn)[1] == 4 * 17
+        sync_throws(log)
+        with log.reading() as conn:
+            assert kept.rows("db", conn) == cube_rows(conn)
+            assert kept.rows("db", conn)[1] == 8 * 17
+
+
+def test_warm_up_reads_the_log_before_the_first_view(tmp_path: Path) -> None:
+    path = generate_log(tmp_path / "c.sqlite3", 3, seed=2)
+    with GameLog(path) as log:
+        insights.warm_up(log).join(timeout=60)
+        key = str(log.path)
+        assert key in stats._TOTALS._state and key in insights._PEOPLE_TOTALS._state
+        assert key in insights._CUBE_ROWS._state
+        # The first view now reads no game: the parts function is not called.
+        calls = []
+        original = stats._TOTALS._parts_of
+        stats._TOTALS._parts_of = lambda conn, games: calls.append(games) or original(conn, games)
+        try:
+            assert stats.statistics(log)["games"]["total"] == 3
+        finally:
+            stats._TOTALS._parts_of = original
+        assert calls == []
