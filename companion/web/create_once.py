@@ -24,6 +24,7 @@ from typing import Any
 
 from flask import request
 
+from companion.messages import msg
 from companion.web.api.errors import MalformedRequestError
 
 HEADER = "Idempotency-Key"
@@ -51,10 +52,7 @@ def create_key() -> str | None:
     if len(key) >= 2 and key[0] == key[-1] == '"':
         key = key[1:-1]
     if not 1 <= len(key) <= MAX_KEY_LENGTH or not all("!" <= ch <= "~" for ch in key):
-        raise MalformedRequestError(
-            f"The {HEADER} header must be 1 to {MAX_KEY_LENGTH} visible characters "
-            "(letters, digits, punctuation; no spaces), for example a UUID."
-        )
+        raise MalformedRequestError(msg("err_idempotency_key", header=HEADER, most=MAX_KEY_LENGTH))
     return key
 
 

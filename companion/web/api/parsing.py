@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from companion.messages import msg
 from companion.web.api.errors import MalformedRequestError
 from companion.web.api.spec import json_body
 
@@ -17,5 +18,5 @@ def json_object() -> dict[str, Any]:
     """The request body as a JSON object (dict)."""
     body = json_body()
     if not isinstance(body, dict):
-        raise MalformedRequestError("The request body must be a JSON object ({...}).")
+        raise MalformedRequestError(msg("err_body_not_object"))
     return body

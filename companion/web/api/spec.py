@@ -45,6 +45,7 @@ from pydantic import BaseModel, ValidationError
 from pydantic.json_schema import models_json_schema
 from werkzeug.routing import IntegerConverter
 
+from companion.messages import Message, lookup, msg
 from companion.web.api.errors import MalformedRequestError
 
 JSON = "application/json"
@@ -96,10 +97,51 @@ def _unwrap(annotation: Any) -> tuple[Any, list[Any]]:
             return annotation, metadata
 
 
-def _describe(model: type[BaseModel], loc: tuple[Any, ...]) -> tuple[str, str | None]:
+@dataclass(frozen=True)
+class Phrase:
+    """A ``Says``/``Named`` phrase (or a model's ``extra_message``) in the reader's language:
+    the catalogue's ``shape:<English phrase>`` entry, else the English phrase itself;
+    ``capital`` starts it with a capital letter (the start of a sentence)."""
+
+    text: str
+    capital: bool = False
+    params: Mapping[str, Any] = field(default_factory=dict)
+
+    def render(self, lang: str) -> str:
+        text = lookup(f"shape:{self.text}", lang) if self.text else ""
+        text = text.format(**self.params) if self.params else text
+        return text[:1].upper() + text[1:] if self.capital else text
+
+    def capitalized(self) -> Phrase:
+        return Phrase(self.text, True, self.params)
+
+    def __str__(self) -> str:
+        return self.render("en")
+
+
+@dataclass(frozen=True)
+class _Label:
+    """A field's name built from its container's (entry 2 of the players, red in the counts)."""
+
+    key: str
+    params: Mapping[str, Any]
+    capital: bool = False
+
+    def render(self, lang: str) -> str:
+        text = msg(self.key, **self.params).render(lang)
+        return text[:1].upper() + text[1:] if self.capital else text
+
+    def capitalized(self) -> _Label:
+        return _Label(self.key, self.params, True)
+
+
+Label = Phrase | _Label
+
+
+def _describe(model: type[BaseModel], loc: tuple[Any, ...]) -> tuple[Label | None, Phrase | None]:
     """(what the value is called, what it must be) for an error at ``loc`` of ``model``."""
-    label = ""
-    phrase: str | None = None
+    label: Label | None = None
+    phrase: Phrase | None = None
     current: Any = model
     for part in loc:
         current, meta = _unwrap(current)
@@ -109,22 +151,28 @@ def _describe(model: type[BaseModel], loc: tuple[Any, ...]) -> tuple[str, str | 
             current = info.annotation
             inner, inner_meta = _unwrap(current)
             p2, n2 = _markers(inner_meta)
-            phrase, label = p or p2, n or n2 or f'"{info.alias or part}"'
+            phrase = _phrase(p or p2)
+            label = Phrase(n or n2) if n or n2 else _Label("shape_field", {"name": info.alias or part})
         elif typing.get_origin(current) in (dict, Mapping) and isinstance(part, str):
             current = typing.get_args(current)[1]
             inner, inner_meta = _unwrap(current)
             p, n = _markers(inner_meta)
-            phrase = p
-            label = (n or "{key} in " + (label or "the body")).format(key=part)
+            phrase = _phrase(p)
+            label = (Phrase(n, params={"key": part}) if n
+                     else _Label("shape_key_in", {"key": part, "where": label or Phrase("the body")}))
         elif typing.get_origin(current) in (list, tuple) and isinstance(part, int):
             args = typing.get_args(current)
             current = args[0] if args else Any
             inner, inner_meta = _unwrap(current)
-            phrase, _ = _markers(inner_meta)
-            label = f"entry {part + 1} of {label or 'the list'}"
+            phrase = _phrase(_markers(inner_meta)[0])
+            label = _Label("shape_entry_of", {"n": part + 1, "where": label or Phrase("the list")})
         else:
             break  # a union member's tag or an unknown key: keep what we have
     return label, phrase
+
+
+def _phrase(text: str | None) -> Phrase | None:
+    return None if text is None else Phrase(text)
 
 
 def _model_at(model: type[BaseModel], loc: tuple[Any, ...]) -> Any:
@@ -143,28 +191,30 @@ def _model_at(model: type[BaseModel], loc: tuple[Any, ...]) -> Any:
     return current
 
 
-def message_for(model: type[BaseModel], error: Mapping[str, Any]) -> str:
-    """One sentence for one pydantic error, naming the field in the players' words."""
+def message_for(model: type[BaseModel], error: Mapping[str, Any]) -> Message:
+    """One sentence for one pydantic error, naming the field in the players' words (a catalogue
+    message: English and German)."""
     loc = tuple(error.get("loc", ()))
     kind = error.get("type", "")
     if kind == "extra_forbidden":
         owner = _model_at(model, loc[:-1])
         custom = getattr(owner, "extra_message", None)
         if custom:
-            return custom.format(key=loc[-1])
-        where, _ = _describe(model, loc[:-1]) if len(loc) > 1 else ("the request", None)
-        return f'{where[:1].upper()}{where[1:]} has no field "{loc[-1]}".'
+            return msg("shape_sentence", text=Phrase(custom, params={"key": loc[-1]}))
+        where = _describe(model, loc[:-1])[0] if len(loc) > 1 else None
+        return msg("err_shape_no_field", where=(where or Phrase("the request")).capitalized(), key=loc[-1])
     label, phrase = _describe(model, loc)
-    label = label or "the request body"
+    label = label or Phrase("the request body")
     if kind == "missing":
-        return f"The request needs {label}."
-    if phrase is None:  # no wording given: pydantic's own, lower-cased after the field
-        msg = str(error.get("msg", "is not valid"))
-        phrase = msg[0].lower() + msg[1:] if msg else "valid"
-        phrase = phrase.removeprefix("input should be ")
-        if phrase.startswith("value error, "):
-            return phrase.removeprefix("value error, ")
-    return f"{label[:1].upper()}{label[1:]} must be {phrase}."
+        return msg("err_shape_missing", field=label)
+    if phrase is None:  # no wording given: pydantic's own (English), lower-cased after the field
+        text = str(error.get("msg", "is not valid"))
+        text = text[0].lower() + text[1:] if text else "valid"
+        text = text.removeprefix("input should be ")
+        if text.startswith("value error, "):
+            return msg("shape_sentence", text=Phrase(text.removeprefix("value error, ")))
+        return msg("err_shape_invalid", field=label.capitalized(), what=text)
+    return msg("err_shape_must", field=label.capitalized(), what=phrase)
 
 
 def validate(model: type[BaseModel], data: Any) -> BaseModel:
@@ -258,12 +308,12 @@ def json_body() -> Any:
     """The request body parsed as JSON (any JSON value); MalformedRequestError otherwise."""
     raw = request.get_data(cache=True)
     if not raw:
-        raise MalformedRequestError("The request needs a JSON body.")
+        raise MalformedRequestError(msg("err_body_missing"))
     if not request.is_json:
-        raise MalformedRequestError("Send the request body as JSON (Content-Type: application/json).")
+        raise MalformedRequestError(msg("err_body_not_json_type"))
     body = request.get_json(silent=True)
     if body is None:
-        raise MalformedRequestError("The request body is not valid JSON.")
+        raise MalformedRequestError(msg("err_body_not_json"))
     return body
 
 
@@ -287,7 +337,7 @@ def accepts(model: type[BaseModel], description: str = "") -> Callable[[F], F]:
         def wrapper(*args: Any, **kwargs: Any) -> Any:
             body = json_body()
             if not isinstance(body, dict) and _is_object(model):
-                raise MalformedRequestError("The request body must be a JSON object ({...}).")
+                raise MalformedRequestError(msg("err_body_not_object"))
             return view(*args, body=validate(model, json_numbers(body)), **kwargs)
 
         op = _op(wrapper)
