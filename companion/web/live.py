@@ -166,6 +166,11 @@ class Hub:
     def publish_tower(self, status: dict[str, Any]) -> None:
         self.publish(Message("tower", status))
 
+    def publish_tabletop(self, tabletop_id: int | None) -> None:
+        """A game of the game-night log changed (``None``: one was deleted): every device
+        showing the evening or that game reads it again."""
+        self.publish(Message("tabletop", {"id": tabletop_id}))
+
     def publish_reading(self, game: int, reading: dict[str, Any]) -> None:
         self.publish(Message("reading", {"game": game, "reading": reading}, game=game))
 

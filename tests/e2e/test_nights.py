@@ -153,3 +153,25 @@ def test_the_night_page_in_german_and_the_games_in_the_statistics(server, browse
     expect(page.locator("#tabletop-section")).to_contain_text("Azul")
     assert errors == []
     page.close()
+
+
+def test_a_second_tablet_follows_the_tracker_and_the_evening_live(server, browser) -> None:
+    """Two tablets: one logs a game and plays it; the other sees the new game on its evening
+    page and every gain on the game's page as it happens (the live stream, no reload)."""
+    other, other_errors = _open(browser, server, viewport=TABLET)
+    page, errors = _open(browser, server, viewport=TABLET)
+    page.click("#tt-picker [data-game='amrtaka']")
+    _players(page, "Cleo", "Dan")
+    page.click("#tt-submit")
+    expect(page.locator("body[data-tt-ready='yes']")).to_have_count(1)
+    game = page.url.rsplit("/", 1)[-1]
+    expect(other.locator(f"#night-games li[data-tt-game='{game}']")).to_have_count(1)  # no reload
+    other.goto(f"{server.url}/night/games/{game}")
+    expect(other.locator("body[data-tt-ready='yes']")).to_have_count(1)
+    page.locator(".tt-card[data-player='p2'] [data-gain='15']").click()
+    expect(other.locator(".tt-card[data-player='p2'] [data-score='p2']")).to_contain_text("15")
+    page.click("#tt-end-turn")
+    expect(other.locator("#tt-turn")).to_have_text("Turn 2 of 30")
+    assert errors == [] and other_errors == []
+    page.close()
+    other.close()

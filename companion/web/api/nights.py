@@ -41,6 +41,18 @@ F = TypeVar("F", bound=Callable[..., Any])
 PHOTO_FOLDER = "tabletop-photos"
 
 
+@bp.after_request
+def _tell_the_other_devices(response: Response) -> Response:
+    """After every change that was made, the other tablets hear of it over the live stream
+    (they re-read the game; nothing is pushed that they would have to trust)."""
+    if request.method != "GET" and 200 <= response.status_code < 300:
+        changed = (request.view_args or {}).get("tabletop_id")
+        if changed is None and response.is_json:
+            changed = (response.get_json(silent=True) or {}).get("id")
+        runtime().hub.publish_tabletop(changed if isinstance(changed, int) else None)
+    return response
+
+
 def _not_found_is_404(view: F) -> F:
     """An unknown game-night game is a 404 like an unknown game (the store says ValueError)."""
     from companion.store.nights import NightGameNotFoundError

@@ -24,7 +24,7 @@ export function tabId() {
   }
 }
 
-/** Subscribe to `/api/events`; handlers: {state, tower, reading, reconnected, stale}.
+/** Subscribe to `/api/events`; handlers: {state, tower, reading, tabletop, reconnected, stale}.
  *  `reconnected` (async) runs after a drop, before the page counts as current again.
  *  Returns close(). */
 export function subscribe(gameId, handlers = {}) {
@@ -80,7 +80,7 @@ export function subscribe(gameId, handlers = {}) {
       source.close();
       if (!closed) open();
     });
-    for (const name of ["state", "tower", "reading"]) {
+    for (const name of ["state", "tower", "reading", "tabletop"]) {
       source.addEventListener(name, (ev) => {
         if (ev.lastEventId) lastId = Number(ev.lastEventId);
         if (!handlers[name]) return;

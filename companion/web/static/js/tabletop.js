@@ -2,6 +2,7 @@
 // built-in games and any other game. Score sheets (Game-O-Gami, any game) are logged with their
 // result in one go; live trackers (Amrtaka, Wrath) start here and are played on their own page.
 import { api } from "./api.js";
+import { subscribe } from "./live.js";
 import { el, clear, showError } from "./dom.js";
 import { t, gameTitle as immortalsTitle } from "./i18n.js";
 import { resultFields, sheetEvents } from "./tabletop_sheet.js";
@@ -148,6 +149,9 @@ async function load() {
     renderForm();
     await loadNight();
     document.body.dataset.nightReady = "yes";
+    // Another tablet logged, changed or deleted a game: read the evening again.
+    const again = () => loadNight().catch(() => {});
+    subscribe(null, { tabletop: again, reconnected: again });
   } catch (err) { showError($("night-error"), err); }
 }
 load();

@@ -3,6 +3,7 @@
 // the details — name, times, notes, photo, BG Stats, undo, delete. Every entry is sent with the
 // version it was decided on, so two devices cannot both count against an old screen.
 import { api } from "./api.js";
+import { subscribe } from "./live.js";
 import { el, clear, showError } from "./dom.js";
 import { t } from "./i18n.js";
 import { resultFields, sheetEvents } from "./tabletop_sheet.js";
@@ -190,12 +191,11 @@ function render() {
   document.body.dataset.version = String(game.version);
 }
 
-/** Another device's entries: a live game's page asks again every few seconds while it is on
- *  screen (and at once when it comes back), redrawing only when the game moved on — typed
- *  numbers are kept unless something changed. */
-const POLL_MS = 4000;
+/** Another device's entries: the live stream says when a game of the evening changed; the page
+ *  then reads this game again (and after a dropped stream), redrawing only when it moved on —
+ *  typed numbers are kept unless something changed. */
 async function refresh() {
-  if (document.hidden || !game || game.status !== "live") return;
+  if (!game) return;
   try {
     const now = await api(`${BASE}/games/${id}`);
     if (now.version !== game.version) { game = now; render(); }
@@ -207,8 +207,7 @@ async function load() {
     game = await api(`${BASE}/games/${id}`);
     render();
     document.body.dataset.ttReady = "yes";
-    setInterval(refresh, POLL_MS);
-    document.addEventListener("visibilitychange", refresh);
+    subscribe(null, { tabletop: (news) => { if (news.id === id || news.id === null) refresh(); }, reconnected: refresh });
   } catch (err) { showError($("tt-error"), err); }
 }
 load();
