@@ -231,7 +231,7 @@ def save(body: SetupIn) -> tuple[Response, int]:
 
 
 @bp.post("/camera/calibrations/<entry_id>/restore")
-@operation("Make a saved calibration the one the tower uses", params=_ENTRY, errors=(400,))
+@operation("Make a saved calibration the one the tower uses", params=_ENTRY, errors=(400, 404))
 @responds(200, CalibrationsOut, "The list, with the restored one active.")
 def restore(entry_id: str) -> Response:
     calibration = store().restore(entry_id)
@@ -240,7 +240,7 @@ def restore(entry_id: str) -> Response:
 
 
 @bp.delete("/camera/calibrations/<entry_id>")
-@operation("Delete a saved calibration (not the active one)", params=_ENTRY, errors=(400,))
+@operation("Delete a saved calibration (not the active one)", params=_ENTRY, errors=(400, 404))
 @responds(200, CalibrationsOut, "The list without it.")
 def delete(entry_id: str) -> Response:
     store().delete(entry_id)
@@ -249,7 +249,7 @@ def delete(entry_id: str) -> Response:
 
 @bp.get("/camera/calibrations/<entry_id>/thumbnail.jpg")
 @operation("A saved calibration's photo, small, with its outline and sample boxes", params=_ENTRY,
-           errors=(400,))
+           errors=(400, 404))
 @responds(200, None, "JPEG", content_type="image/jpeg")
 def thumbnail(entry_id: str) -> Response:
     return send_file(store().file(entry_id, "thumbnail.jpg"), mimetype="image/jpeg", max_age=86400)

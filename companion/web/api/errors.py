@@ -59,6 +59,7 @@ class StreamUnavailableError(ApiError):
 def _status_table() -> list[tuple[type[BaseException], int]]:
     """Most specific first. Imported here, not at module level, so this module stays importable
     by tools that only want the classes above."""
+    from companion.hw.calibration_store import UnknownCalibrationError
     from companion.hw.errors import CountCancelledError, CountInProgressError, HardwareError
     from companion.store.errors import (
         CreateKeyReusedError,
@@ -73,6 +74,7 @@ def _status_table() -> list[tuple[type[BaseException], int]]:
     return [
         (ApiError, -1),  # carries its own status
         (GameNotFoundError, 404),
+        (UnknownCalibrationError, 404),  # a saved calibration that is not (or no longer) there
         # The stored log, not the request, is at fault: a server error with the store's words.
         (GameUnreadableError, 500),
         (DatabaseUnusableError, 500),

@@ -134,7 +134,9 @@ def test_restore_an_earlier_calibration_and_delete_one(app, client, data_dir):
     left = ok(client.delete(f"/api/camera/calibrations/{second['id']}"))["calibrations"]
     assert [e["id"] for e in left] == [first["id"]]
     assert "no such saved calibration" in error_of(
-        client.post(f"/api/camera/calibrations/{second['id']}/restore"), 400)["message"]
+        client.post(f"/api/camera/calibrations/{second['id']}/restore"), 404)["message"]
+    assert client.delete(f"/api/camera/calibrations/{second['id']}").status_code == 404
+    assert client.get(f"/api/camera/calibrations/{second['id']}/thumbnail.jpg").status_code == 404
 
 
 def test_the_preview_is_a_small_jpeg_with_the_camera_size(client):
