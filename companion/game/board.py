@@ -90,6 +90,25 @@ class Area:
 
 
 @dataclass(frozen=True)
+class Space:
+    """An action space of the player board whose name only the printed board gives: the
+    rulebook names seven of the eight army spaces (see companion/game/spaces.py), so the
+    eighth's name is entered by the owner — a stand-in until then, never invented."""
+
+    id: str
+    name: str  # display name (a stand-in while ``named`` is False)
+    name_de: str | None = None
+    named: bool = False
+
+
+OWNER_NAMED_SPACES = ("army_8",)
+
+
+def _unnamed_spaces() -> dict[str, Space]:
+    return {sid: Space(sid, "Eighth army space") for sid in OWNER_NAMED_SPACES}
+
+
+@dataclass(frozen=True)
 class Special:
     """A dark tribe's extra action space and what it costs."""
 
@@ -119,6 +138,7 @@ class Board:
     regions: Mapping[str, Region]
     areas: Mapping[str, Area]
     tribes: Mapping[str, Tribe]
+    spaces: Mapping[str, Space] = field(default_factory=_unnamed_spaces)
 
     def name(self, region: str) -> str:
         """Display name of a region id (the id itself if unknown)."""
@@ -149,6 +169,7 @@ class Board:
             "areas": [_named({"id": a.id}, a) for a in self.areas.values()],
             "regions": [_region_dict(r) for r in self.regions.values()],
             "tribes": [_tribe_dict(t) for t in self.tribes.values()],
+            "spaces": [_named({"id": s.id}, s) for s in self.spaces.values()],
         }
 
     @classmethod
@@ -160,7 +181,7 @@ class Board:
             raise BoardDataError(p.message) from None
 
 
-def _named(d: dict[str, Any], item: Region | Area | Tribe) -> dict[str, Any]:
+def _named(d: dict[str, Any], item: Region | Area | Tribe | Space) -> dict[str, Any]:
     """``d`` plus the names the owner entered (absent ones stay absent)."""
     if item.named:
         d["name"] = item.name
@@ -225,7 +246,7 @@ def _where(path: tuple[Any, ...]) -> str:
     if not path:
         return "The board file"
     if len(path) >= 2 and isinstance(path[1], int):
-        what = {"regions": "Region", "areas": "Area", "tribes": "Tribe"}.get(path[0], path[0])
+        what = {"regions": "Region", "areas": "Area", "tribes": "Tribe", "spaces": "Space"}.get(path[0], path[0])
         s = f"{what} number {path[1] + 1}"
         return s + "".join(f", {p}" for p in path[2:])
     return "The setting " + ".".join(str(p) for p in path)
@@ -268,7 +289,7 @@ def _cost(value: Any, path: tuple[Any, ...], extra: set[str] = frozenset()) -> C
 
 
 def _build(data: Mapping[str, Any]) -> Board:
-    top = _table(data, (), {"format", "areas", "regions", "tribes"}, {"areas", "regions", "tribes"})
+    top = _table(data, (), {"format", "areas", "regions", "tribes", "spaces"}, {"areas", "regions", "tribes"})
     areas: dict[str, Area] = {}
     for i, raw in enumerate(_list(top["areas"], ("areas",))):
         p = ("areas", i)
@@ -371,7 +392,21 @@ def _build(data: Mapping[str, Any]) -> Board:
             _count(t["start_gold"], p + ("start_gold",)) if "start_gold" in t else None,
             _count(t["start_energy"], p + ("start_energy",)) if "start_energy" in t else None,
             groups, _name(t, "name_de", p), entered is not None)
-    return Board(regions, areas, tribes)
+    spaces = _unnamed_spaces()
+    seen: set[str] = set()
+    for i, raw in enumerate(_list(top.get("spaces", []), ("spaces",))):
+        p = ("spaces", i)
+        t = _table(raw, p, {"id", "name", "name_de"}, {"id"})
+        sid = _text(t["id"], p + ("id",), slug=True)
+        if sid not in spaces:
+            raise _Problem(f"{_where(p)}: only the eighth army space ({', '.join(OWNER_NAMED_SPACES)}) "
+                           f"is named in the board data, not {sid!r}.", p + ("id",))
+        if sid in seen:
+            raise _Problem(f"The space id {sid!r} is used twice.", p + ("id",))
+        seen.add(sid)
+        entered = _name(t, "name", p)
+        spaces[sid] = Space(sid, entered or spaces[sid].name, _name(t, "name_de", p), entered is not None)
+    return Board(regions, areas, tribes, spaces)
 
 
 # --- files --------------------------------------------------------------------------------
@@ -448,6 +483,7 @@ _HEADER = """\
 #   neighbours_complete = true when every neighbour is listed, light/dark = card resources.
 # Tribe: start_region (light tribes), costs.<portal|shrine|capital> = { gold, energy },
 #   special = { action, gold, energy } (dark tribes), start_gold, start_energy, army_groups.
+# Space: the player board's eighth army space (id army_8): name, name_de as printed on it.
 """
 
 

@@ -64,6 +64,7 @@ def progress(board: Board) -> dict[str, Any]:
         "regions": {r.id: region_missing(r) for r in board.regions.values()},
         "areas": {a.id: area_missing(board, a) for a in board.areas.values()},
         "tribes": {t.id: tribe_missing(t) for t in board.tribes.values()},
+        "spaces": {s.id: [] if s.named else ["name"] for s in board.spaces.values()},
     }
     return {kind: {"complete": sum(1 for m in items.values() if not m), "total": len(items),
                    "missing": {k: m for k, m in items.items() if m}}

@@ -195,3 +195,23 @@ def test_five_players_are_set_up_in_at_most_twelve_taps(server, tablet: Page) ->
     page.reload()
     expect(page.locator("#phase-name")).not_to_have_text("–")
     expect(gaps).to_be_hidden()  # this tablet has read it
+
+
+def test_the_eighth_army_space_is_named_by_the_owner(server, tablet: Page) -> None:
+    """The rulebook names seven of the eight army spaces; the eighth is entered on the player
+    board card (a stand-in until then, never invented) and a game's board carries the name."""
+    page = tablet
+    page.goto(f"{server.url}/setup/board#spaces/1")
+    card = page.locator("#board-form")
+    expect(card.locator("h2")).to_have_text("Eighth army space (no name yet)")
+    expect(page.locator('[data-progress="spaces"] p')).to_have_text("0 of 1 player board spaces named")
+    card.locator('input[name="name"]').fill("Recruit")
+    card.locator('input[name="name_de"]').fill("Rekrutieren")
+    page.locator("#board-save").click()
+    expect(page.locator('[data-progress="spaces"] p')).to_have_text("1 of 1 player board spaces named")
+    expect(card.locator("h2")).to_have_text("Recruit")
+    spaces = page.request.get(f"{server.url}/api/board").json()["spaces"]
+    assert spaces == [{"id": "army_8", "name": "Recruit", "name_de": "Rekrutieren"}]
+    no_ids_on_screen(page)
+    no_sideways_scroll(page, TABLET["width"])
+    page.request.post(f"{server.url}/api/board/undo", data={})  # leave the server's board as found

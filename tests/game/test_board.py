@@ -124,3 +124,31 @@ def test_area_complete_when_five_regions_entered(board):
     b = Board.from_dict(d)
     assert b.area_complete("area-2") and not b.area_complete("area-1")
     assert len(b.area_regions("area-2")) == 5
+
+
+def test_the_eighth_army_space_is_a_stand_in_until_the_owner_names_it() -> None:
+    from companion.game.board_status import progress
+
+    board = load_board()
+    assert not board.spaces["army_8"].named and board.to_dict()["spaces"] == [{"id": "army_8"}]
+    assert progress(board)["spaces"] == {"complete": 0, "total": 1, "missing": {"army_8": ["name"]}}
+    data = board.to_dict()
+    data["spaces"] = [{"id": "army_8", "name": "Recruit", "name_de": "Rekrutieren"}]
+    named = Board.from_dict(data)
+    assert named.spaces["army_8"].name == "Recruit" and named.spaces["army_8"].named
+    assert parse_board(board_to_toml(named)) == named  # written and read back the same
+    assert progress(named)["spaces"]["complete"] == 1
+    del data["spaces"]  # a file from before spaces existed: the stand-in
+    assert not Board.from_dict(data).spaces["army_8"].named
+
+
+@pytest.mark.parametrize("spaces, reason", [
+    ([{"id": "army_9"}], "only the eighth army space"),
+    ([{"id": "army_8"}, {"id": "army_8"}], "used twice"),
+    ([{"id": "army_8", "colour": "red"}], "colour"),
+])
+def test_a_space_the_board_data_does_not_name_is_refused(spaces: list, reason: str) -> None:
+    data = load_board().to_dict()
+    data["spaces"] = spaces
+    with pytest.raises(BoardDataError, match=reason):
+        Board.from_dict(data)

@@ -5,7 +5,7 @@
 import { commandForm } from "./forms.js";
 import { t, colourName } from "./i18n.js";
 import { stanceWords } from "./words.js";
-import { regionName } from "./board.js";
+import { regionName, spaceName } from "./board.js";
 import { splitKey } from "./picking.js";
 
 const compensation = () => [{
@@ -159,7 +159,7 @@ export const ACTIONS = [
   { type: "forfeit", explain: true, spec: (ctx) => [...compensation(),
     { name: "space", kind: "select", optional: true, placeholder: t("space_unnamed"), label: t("field_space"),
       options: (optionsOf(ctx, "forfeit")?.spaces || []).filter((sp) => sp !== "forfeit" && sp !== "magic:forfeit")
-        .map((sp) => ({ value: sp, label: t(`space_${sp.replace(":", "_")}`) })) }] },
+        .map((sp) => ({ value: sp, label: spaceName(ctx.board, sp) })) }] },
   { type: "pass", explain: true, spec: compensation },
 ];
 

@@ -74,6 +74,13 @@ export function regionName(board, id) {
   return displayName(board?.regions?.get(id)) || id;
 }
 
+/** An action space of the player board in words: the name the owner entered for a space the
+ *  rulebook does not name (the eighth army space), else the catalogue's word for it. */
+export function spaceName(board, id) {
+  const entered = asList(board?.raw?.spaces).find((s) => s.id === id);
+  return (entered && ((LANG === "de" && entered.name_de) || entered.name)) || t(`space_${id.replace(":", "_")}`);
+}
+
 export function defaultRounds(playerCount) {
   return playerCount <= 3 ? 7 : 5;
 }

@@ -8,7 +8,7 @@ import { asList, itemLabel } from "./board.js";
 import { el, clear, showError } from "./dom.js";
 import { t } from "./i18n.js";
 
-const KINDS = ["regions", "areas", "tribes"];
+const KINDS = ["regions", "areas", "tribes", "spaces"];
 const BUILDINGS = ["portal", "shrine", "capital"];
 const REALMS = ["light", "dark"];
 const RESOURCES = ["gold", "energy"];
@@ -143,12 +143,16 @@ function tribeCard(tribe) {
   ];
 }
 
+function spaceCard(space) {
+  return [nameFields(space, null), el("p", { class: "hint" }, t("board_space_hint"))];
+}
+
 function renderCard() {
   const items = asList(page.board[page.kind]);
   page.index = Math.min(Math.max(page.index, 0), items.length - 1);
   const item = items[page.index];
   const missing = missingOf(page.kind, item.id);
-  const card = { regions: regionCard, areas: areaCard, tribes: tribeCard }[page.kind](item);
+  const card = { regions: regionCard, areas: areaCard, tribes: tribeCard, spaces: spaceCard }[page.kind](item);
   const singular = page.kind.slice(0, -1);
   clear($("board-form"),
     el("p", { class: "muted" }, t(`board_card_of_${singular}`, { n: page.index + 1, total: items.length })),
