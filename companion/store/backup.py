@@ -152,16 +152,19 @@ def integrity(path: Path) -> str:
     return verdict
 
 
-def copy_database(source: Path, target: Path) -> None:
+def copy_database(source: Path, target: Path, journal_mode: str = "DELETE") -> None:
     """Copy the database ``source`` into ``target`` with the online backup API, in one step
-    (one read transaction: a consistent copy; the server's writers are not blocked)."""
+    (one read transaction: a consistent copy; the server's writers are not blocked).
+    ``journal_mode``: DELETE for a backup (one self-contained file, no write-ahead log beside
+    it), WAL for a database the companion will run on again (a restore)."""
+    if journal_mode not in ("DELETE", "WAL"):
+        raise ValueError(f"journal_mode must be DELETE or WAL, not {journal_mode!r}")
     src = sqlite3.connect(f"file:{source}?mode=ro", uri=True, timeout=30)
     try:
         dst = sqlite3.connect(target, timeout=30)
         try:
             src.backup(dst)
-            # A copy is one self-contained file: no write-ahead log beside it.
-            dst.execute("PRAGMA journal_mode = DELETE")
+            dst.execute(f"PRAGMA journal_mode = {journal_mode}")
         finally:
             dst.close()
     finally:
@@ -310,16 +313,7 @@ def restore(source: Path, database: Path, data_dir: Path,
         if Path(database).is_file():
             kept = make_backup(database, backup_folder(data_dir), now=now, stem="before-restore")
         try:
-            src = sqlite3.connect(f"file:{source}?mode=ro", uri=True)
-            try:
-                dst = sqlite3.connect(database, timeout=30)
-                try:
-                    src.backup(dst)
-                    dst.execute("PRAGMA journal_mode = WAL")
-                finally:
-                    dst.close()
-            finally:
-                src.close()
+            copy_database(source, Path(database), journal_mode="WAL")
         except sqlite3.Error as exc:
             raise BackupError(
                 f"The backup could not be put back ({exc}). The database as it was is kept in "

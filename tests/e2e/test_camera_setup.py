@@ -74,10 +74,7 @@ def test_calibrate_by_tapping_then_a_battle_waits_for_an_empty_tray(server, tabl
     game = api.new_game()
     api.request.put(f"{server.url}/api/tower/simulated-tray", data={"cubes": {}})
     api.to_actions(game)
-    while (turn := api.state(game)["turn"]) != "red":
-        api.do(game, type="pass", player=turn, compensation="gold")
-    api.do(game, type="attack", player="red", source="borderland", target="white-falls",
-           realm="light", armies=3, card="target")
+    api.to_attack(game)
     api.request.put(f"{server.url}/api/tower/simulated-tray", data={"cubes": {"red": 2, "black": 1}})
     page.goto(f"{server.url}/games/{game}")
     before = api.state(game)["version"]
@@ -132,10 +129,7 @@ def test_without_a_calibration_the_battle_offers_the_camera_set_up(uncalibrated_
     game = api.new_game()
     api.to_actions(game)
     page.goto(f"{uncalibrated_server.url}/games/{game}")
-    while (turn := api.state(game)["turn"]) != "red":
-        api.do(game, type="pass", player=turn, compensation="gold")
-    api.do(game, type="attack", player="red", source="borderland", target="white-falls",
-           realm="light", armies=3, card="target")
+    api.to_attack(game)
     notice = page.locator("#calibration-notice")
     expect(notice).to_contain_text("not calibrated yet")
     expect(notice.locator("a")).to_have_attribute("href", f"/tower/camera?game={game}")
@@ -179,10 +173,7 @@ def test_a_real_tower_checks_the_tray_first_and_every_tablet_follows(real_tower_
     api = Api(first.context, url)
     game = api.new_game()
     api.to_actions(game)
-    while (turn := api.state(game)["turn"]) != "red":
-        api.do(game, type="pass", player=turn, compensation="gold")
-    api.do(game, type="attack", player="red", source="borderland", target="white-falls",
-           realm="light", armies=3, card="target")
+    api.to_attack(game)
     for page in (first, second):
         page.goto(f"{url}/games/{game}")
         expect(page.locator("body")).to_have_attribute("data-live", "open")

@@ -39,10 +39,7 @@ def test_a_black_camera_is_named_on_the_battle_screen_and_counting_goes_by_hand(
     api = Api(page.context, black_camera.url)
     game = api.new_game()
     api.to_actions(game)
-    while (turn := api.state(game)["turn"]) != "red":
-        api.do(game, type="pass", player=turn, compensation="gold")
-    api.do(game, type="attack", player="red", source="borderland", target="white-falls",
-           realm="light", armies=3, card="target")
+    api.to_attack(game)
     before = api.state(game)["version"]
     page.goto(f"{black_camera.url}/games/{game}")
     check = page.locator("#tray-check-button")  # a real tower: the empty tray first

@@ -66,13 +66,18 @@ class Api:
             self.do(game, type="reinforce", player=self.state(game)["turn"], placements=[])
         self.do(game, type="start_actions")
 
-    def to_battle(self, game: int) -> dict[str, Any]:
-        """Red attacks purple in White Falls (light) and the camera counts the tray."""
-        self.to_actions(game)
+    def to_attack(self, game: int) -> None:
+        """From the actions phase on: the others pass until red attacks purple in White Falls
+        (light); the battle then waits for its count."""
         while (turn := self.state(game)["turn"]) != "red":
             self.do(game, type="pass", player=turn, compensation="gold")
         self.do(game, type="attack", player="red", source="borderland", target="white-falls",
                 realm="light", armies=3, card="target")
+
+    def to_battle(self, game: int) -> dict[str, Any]:
+        """Red attacks purple in White Falls (light) and the camera counts the tray."""
+        self.to_actions(game)
+        self.to_attack(game)
         answer = self.request.post(f"{self.base}/api/games/{game}/battle/count", data={})
         assert answer.ok, answer.text()
         return answer.json()["state"]
