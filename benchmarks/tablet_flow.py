@@ -27,59 +27,18 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from tests.e2e.test_two_tablets import Api  # the scripted 3-player game the e2e tests play
+
 BASELINE = {"attack_form_taps": 7, "count_to_applied_taps": 3}
 TARGET = {"attack_form_taps": 5, "count_to_applied_taps": 3}
-PLAYERS = [
-    {"color": "red", "name": "Dirk", "light_tribe": "elves", "dark_tribe": "demons"},
-    {"color": "blue", "name": "Ani", "light_tribe": "dwarves", "dark_tribe": "orcs"},
-    {"color": "purple", "name": "Mike", "light_tribe": "light-tribe-3", "dark_tribe": "night_elves"},
-]
-START = {"red": None, "blue": "mountainhome", "purple": "white-falls"}
-DRAFTS = {"red": ("borderland", "light"), "blue": ("shore-lake", "light"), "purple": ("the-murk", "dark")}
-SEED_TRAY = {"red": 2, "blue": 3, "purple": 1, "green": 4}
 
 
-class Api:
-    """Commands through the API of one browser context (that tablet's cookies)."""
-
-    def __init__(self, request: Any, base: str) -> None:
-        self.request, self.base = request, base
-
-    def new_game(self) -> int:
-        answer = self.request.post(f"{self.base}/api/games", data={"players": PLAYERS, "first_player": "red"})
-        assert answer.status == 201, answer.text()
-        return answer.json()["id"]
-
-    def state(self, game: int) -> dict[str, Any]:
-        return self.request.get(f"{self.base}/api/games/{game}").json()["state"]
-
-    def do(self, game: int, **command: Any) -> dict[str, Any]:
-        answer = self.request.post(f"{self.base}/api/games/{game}/commands", data={"command": command})
-        assert answer.ok, answer.text()
-        return answer.json()["state"]
-
-    def to_actions(self, game: int) -> dict[str, Any]:
-        for color in ("red", "blue", "purple"):
-            self.do(game, type="deploy_start", player=color, armies=6,
-                    **({"region": START[color]} if START[color] else {}))
-        for _ in range(3):
-            turn = self.state(game)["turn"]
-            region, realm = DRAFTS[turn]
-            self.do(game, type="deploy", player=turn, region=region, realm=realm, armies=5)
-        self.do(game, type="finish_deployment")
-        for color in ("red", "blue", "purple"):
-            self.do(game, type="starting_resources", player=color, gold=7, energy=9)
-        self.do(game, type="seed_tower", tray=SEED_TRAY,
-                limbo_split={c: {"light": SEED_TRAY[c], "dark": 0} for c in ("red", "blue", "purple")})
-        for _ in range(3):
-            self.do(game, type="reinforce", player=self.state(game)["turn"], placements=[])
-        return self.do(game, type="start_actions")
-
-    def to_turn(self, game: int, color: str) -> dict[str, Any]:
-        state = self.state(game)
-        while state["turn"] != color:
-            state = self.do(game, type="forfeit", player=state["turn"], compensation="gold")
-        return state
+def to_turn(api: Api, game: int, color: str) -> dict[str, Any]:
+    """The others forfeit an action each until it is ``color``'s turn."""
+    state = api.state(game)
+    while state["turn"] != color:
+        state = api.do(game, type="forfeit", player=state["turn"], compensation="gold")
+    return state
 
 
 @dataclass
@@ -190,13 +149,13 @@ def main(argv: list[str] | None = None) -> int:
                 browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
                 context = browser.new_context(viewport={"width": 1024, "height": 768})
                 server.sign_in(context)
-                api = Api(context.request, server.url)
+                api = Api(context, server.url)
                 page = context.new_page()
                 rows, waits = [], {}
                 for _ in range(args.battles):
                     game = api.new_game()
                     api.to_actions(game)
-                    api.to_turn(game, "red")
+                    to_turn(api, game, "red")
                     page.goto(f"{server.url}/games/{game}")
                     flow = Flow(page)
                     form_taps = attack_via_form(flow, "borderland|light", "white-falls|light", "target")

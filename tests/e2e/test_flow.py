@@ -12,7 +12,8 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from benchmarks.tablet_flow import Api, Flow, attack_via_form, count_and_apply, panel_ready
+from benchmarks.tablet_flow import Flow, attack_via_form, count_and_apply, panel_ready, to_turn
+from tests.e2e.test_two_tablets import Api
 
 pytestmark = pytest.mark.e2e
 TABLET = {"width": 1024, "height": 768}
@@ -21,7 +22,7 @@ TABLET = {"width": 1024, "height": 768}
 @pytest.fixture
 def setup(server, browser):
     page = browser.new_page(viewport=TABLET)
-    api = Api(page.context.request, server.url)
+    api = Api(page.context, server.url)
     return page, api
 
 
@@ -29,7 +30,7 @@ def test_a_battle_from_the_attack_form_to_apply_in_few_taps(server, setup) -> No
     page, api = setup
     game = api.new_game()
     api.to_actions(game)
-    api.to_turn(game, "red")
+    to_turn(api, game, "red")
     page.goto(f"{server.url}/games/{game}")
     panel_ready(page)
     # Only what the rules allow: Dirk plays the Demons, not the Night Elves.
@@ -63,7 +64,7 @@ def test_a_move_along_a_way_picked_on_the_board(server, setup) -> None:
     page, api = setup
     game = api.new_game()
     api.to_actions(game)
-    api.to_turn(game, "red")
+    to_turn(api, game, "red")
     # Dirk also holds White Falls (light): Treehome – Borderland – White Falls is a chain.
     api.do(game, type="correct", reason="test position",
            armies=[{"region": "white-falls", "realm": "light", "color": "red", "count": 2},
@@ -97,7 +98,8 @@ def test_a_move_along_a_way_picked_on_the_board(server, setup) -> None:
 def test_the_marker_is_corrected_on_the_tablet_and_undone(server, setup) -> None:
     page, api = setup
     game = api.new_game()
-    before = api.to_actions(game)
+    api.to_actions(game)
+    before = api.state(game)
     page.goto(f"{server.url}/games/{game}")
     panel_ready(page)
     page.locator("#corrections summary").click()
@@ -141,7 +143,7 @@ def test_construct_offers_what_the_region_may_take_and_asks_the_price_only_when_
     page, api = setup
     game = api.new_game()
     api.to_actions(game)
-    api.to_turn(game, "red")
+    to_turn(api, game, "red")
     energy = api.state(game)["players"][0]["energy"]
     page.goto(f"{server.url}/games/{game}")
     panel_ready(page)
