@@ -136,6 +136,17 @@ _V2: tuple[str, ...] = (
     """,
 )
 
+def _generation_triggers(tables: tuple[tuple[str, tuple[str, ...]], ...]) -> tuple[str, ...]:
+    """Triggers that bump ``stats_generation`` on the given operations of each table, so the
+    cached statistics know something they read has changed (the text of v3's, byte for byte)."""
+    return tuple(
+        f"""CREATE TRIGGER stats_generation_{table}_{op.lower()} AFTER {op} ON {table}
+            BEGIN UPDATE stats_generation SET n = n + 1 WHERE id = 1; END"""
+        for table, ops in tables
+        for op in ops
+    )
+
+
 # v3 (issue 15): the group's roster of people and who sat at which colour; group settings; the
 # tower's throws in a form the statistics can aggregate (derived from the events, filled in by
 # companion.store.throws); the odds shown before each battle (append-only: the log keeps them).
@@ -237,14 +248,9 @@ _V3: tuple[str, ...] = (
     # the next one (companion.store.insights.cached) — one row, bumped in the same transaction.
     "CREATE TABLE stats_generation (id INTEGER PRIMARY KEY CHECK (id = 1), n INTEGER NOT NULL)",
     "INSERT INTO stats_generation (id, n) VALUES (1, 0)",
-    *(
-        f"""CREATE TRIGGER stats_generation_{table}_{op.lower()} AFTER {op} ON {table}
-            BEGIN UPDATE stats_generation SET n = n + 1 WHERE id = 1; END"""
-        for table, ops in (("events", ("INSERT",)), ("games", ("INSERT", "UPDATE")),
+    *_generation_triggers((("events", ("INSERT",)), ("games", ("INSERT", "UPDATE")),
                            ("people", ("INSERT", "UPDATE")), ("seats", ("INSERT", "UPDATE", "DELETE")),
-                           ("odds", ("INSERT",)), ("settings", ("INSERT", "UPDATE")))
-        for op in ops
-    ),
+                           ("odds", ("INSERT",)), ("settings", ("INSERT", "UPDATE")))),
     """
     CREATE TRIGGER odds_no_update BEFORE UPDATE ON odds
     BEGIN SELECT RAISE(ABORT, 'odds are kept as they were shown'); END
@@ -347,14 +353,9 @@ _V5: tuple[str, ...] = (
     WHEN (SELECT status FROM tt_games WHERE id = OLD.game_id) IS NOT 'deleting'
     BEGIN SELECT RAISE(ABORT, 'game-night events leave only with their game'); END
     """,
-    *(
-        f"""CREATE TRIGGER stats_generation_{table}_{op.lower()} AFTER {op} ON {table}
-            BEGIN UPDATE stats_generation SET n = n + 1 WHERE id = 1; END"""
-        for table, ops in (("tt_games", ("INSERT", "UPDATE", "DELETE")),
+    *_generation_triggers((("tt_games", ("INSERT", "UPDATE", "DELETE")),
                            ("tt_seats", ("INSERT", "UPDATE", "DELETE")),
-                           ("tt_bgg_ids", ("INSERT", "UPDATE", "DELETE")))
-        for op in ops
-    ),
+                           ("tt_bgg_ids", ("INSERT", "UPDATE", "DELETE")))),
 )
 
 MIGRATIONS: tuple[tuple[str, ...], ...] = (_V1, _V2, _V3, _V4, _V5)
