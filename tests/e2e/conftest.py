@@ -20,6 +20,7 @@ import sys
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -101,13 +102,22 @@ class Server:
         self._log.close()
 
 
+@contextmanager
+def running_server(data_dir: Path, env: dict[str, str] | None = None) -> Iterator[Server]:
+    """A server on ``data_dir`` (log in ``server.log`` there) that answers /api/health, with its
+    health in ``.health``; stopped when the block ends."""
+    srv = Server(data_dir, data_dir / "server.log", env=env)
+    srv.health = srv.wait_ready()
+    try:
+        yield srv
+    finally:
+        srv.stop()
+
+
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    data = tmp_path_factory.mktemp("companion-data")
-    srv = Server(data, data / "server.log")
-    srv.health = srv.wait_ready()
-    yield srv
-    srv.stop()
+    with running_server(tmp_path_factory.mktemp("companion-data")) as srv:
+        yield srv
 
 
 @pytest.fixture(scope="module")

@@ -16,7 +16,7 @@ from playwright.sync_api import expect
 from companion.vision.calibration import calibrate, save_calibration
 from companion.vision.synthetic import render_calibration_photo
 
-from .conftest import Server
+from .conftest import running_server
 from .test_two_tablets import Api, tablets  # noqa: F401 (a fixture)
 
 pytestmark = pytest.mark.e2e
@@ -28,10 +28,8 @@ def no_purple_server(tmp_path_factory):
     frame, samples, empty = render_calibration_photo()
     cal = calibrate(frame.image, [s for s in samples if s.color != "purple"], empty=empty.image, roi=frame.roi)
     save_calibration(cal, data / "sim-calibration.json")
-    srv = Server(data, data / "server.log", env={"COMPANION_SIM_CALIBRATION": str(data / "sim-calibration.json")})
-    srv.health = srv.wait_ready()
-    yield srv
-    srv.stop()
+    with running_server(data, env={"COMPANION_SIM_CALIBRATION": str(data / "sim-calibration.json")}) as srv:
+        yield srv
 
 
 def test_a_colour_without_a_sample_is_named_before_the_throw_and_counted_by_hand(no_purple_server, tablets):

@@ -110,17 +110,14 @@ def uncalibrated_server(tmp_path_factory):
     """A real (not simulated) tower: a camera replaying one photo, and no calibration yet."""
     from companion.vision.synthetic import render_empty_tray
 
-    from .conftest import Server
+    from .conftest import running_server
 
     data = tmp_path_factory.mktemp("companion-uncalibrated")
     photos = data / "photos"
     photos.mkdir()
     cv2.imwrite(str(photos / "tray.jpg"), render_empty_tray().image)
-    srv = Server(data, data / "server.log", env={"COMPANION_CAMERA": "folder",
-                                                 "COMPANION_CAMERA_FOLDER": str(photos)})
-    srv.health = srv.wait_ready()
-    yield srv
-    srv.stop()
+    with running_server(data, env={"COMPANION_CAMERA": "folder", "COMPANION_CAMERA_FOLDER": str(photos)}) as srv:
+        yield srv
 
 
 def test_without_a_calibration_the_battle_offers_the_camera_set_up(uncalibrated_server, tablets):
@@ -150,7 +147,7 @@ def real_tower_server(tmp_path_factory):
     from companion.vision.calibration import save_calibration
     from companion.vision.synthetic import render_empty_tray
 
-    from .conftest import Server
+    from .conftest import running_server
 
     data = tmp_path_factory.mktemp("companion-real-tower")
     photos = data / "photos"
@@ -159,12 +156,9 @@ def real_tower_server(tmp_path_factory):
     thrown = render_tray({"red": 2, "blue": 1, "green": 1}, seed=4)
     cv2.imwrite(str(photos / "2-thrown.png"), thrown.image)
     save_calibration(synthetic_calibration(), data / "calibration.json")
-    srv = Server(data, data / "server.log", env={"COMPANION_CAMERA": "folder",
-                                                 "COMPANION_CAMERA_FOLDER": str(photos)})
-    srv.health = srv.wait_ready()
-    srv.thrown = thrown.counts
-    yield srv
-    srv.stop()
+    with running_server(data, env={"COMPANION_CAMERA": "folder", "COMPANION_CAMERA_FOLDER": str(photos)}) as srv:
+        srv.thrown = thrown.counts
+        yield srv
 
 
 def test_a_real_tower_checks_the_tray_first_and_every_tablet_follows(real_tower_server, tablets):

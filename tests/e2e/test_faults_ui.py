@@ -13,7 +13,7 @@ from playwright.sync_api import expect
 from companion.vision.calibration import save_calibration
 from companion.vision.synthetic import synthetic_calibration
 
-from .conftest import Server
+from .conftest import running_server
 from .test_two_tablets import Api, tablets  # noqa: F401 (a fixture)
 
 pytestmark = pytest.mark.e2e
@@ -26,11 +26,8 @@ def black_camera(tmp_path_factory):
     frames = data / "frames"
     frames.mkdir()
     cv2.imwrite(str(frames / "black.png"), np.zeros((960, 1280, 3), np.uint8))
-    srv = Server(data, data / "server.log",
-                 env={"COMPANION_CAMERA": "folder", "COMPANION_CAMERA_FOLDER": str(frames)})
-    srv.health = srv.wait_ready()
-    yield srv
-    srv.stop()
+    with running_server(data, env={"COMPANION_CAMERA": "folder", "COMPANION_CAMERA_FOLDER": str(frames)}) as srv:
+        yield srv
 
 
 def test_a_black_camera_is_named_on_the_battle_screen_and_counting_goes_by_hand(black_camera, tablets,
