@@ -103,7 +103,7 @@ def once_costs(n: int) -> None:
             ], 100)
         finally:
             app.extensions["companion"].close()
-    print(f"once per device / per game (full app, simulated tower), medians:")
+    print("once per device / per game (full app, simulated tower), medians:")
     print(f"  sign in, right PIN          {sign_in / 1000:7.2f} ms   (n={n})")
     print(f"  sign in, wrong PIN (401)    {wrong / 1000:7.2f} ms   (n={n})")
     print(f"  POST /api/games, no key     {plain / 1000:7.2f} ms   (baseline; best of 5 medians of 20; fsync per game)")

@@ -5,7 +5,6 @@ from __future__ import annotations
 from . import commands as c
 from . import spaces
 from .checks import advance_turn, needs_army, region_id, use_space
-from .colors import display
 from .effects import Changes
 from .errors import InvalidCommandError, NotEnoughArmiesError
 from .scoring import breakdown, standings
