@@ -20,10 +20,11 @@ Rules the count follows (documented for players in docs/vision.md):
   of it), objects also differ in size, so the cores are counted at several depths (0.5 to 1
   radius), the most win, and that number stands unless the area says 0.75 of an object more.
 - A blob of one colour (80 % of its votes) with no waist (convex: solidity ≥ 0.92, thin rims
-  aside), no more than 1.7 times as long as it is wide, is *one* object as long as its area is
-  under 2.2 cubes — two touching cubes make a rectangle twice as long as wide, and a 2×2 block
-  has four cubes' area — even when it is small (down to 0.3 of a cube, when its radius is at
-  least half a cube's).
+  aside — but if opening the rims away leaves two pieces of a quarter of a cube each, those are
+  two objects whose shadows joined), no more than 1.7 times as long as it is wide, is *one*
+  object as long as its area is under 2.2 cubes — two touching cubes make a rectangle twice as
+  long as wide, and a 2×2 block has four cubes' area — even when it is small (down to 0.3 of a
+  cube, when its radius is at least half a cube's).
 - Which colour each object is: :mod:`companion.vision.placing`.
 - The confidence of a cube is ``1 − 2·|area ratio − n|`` (0 halfway between two counts) times
   the share of its blob's votes that agree with the colours given out, times the share of its

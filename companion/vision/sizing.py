@@ -70,6 +70,9 @@ class Shapes:
         self.blobs = blobs
         # Thin rims and shadow crescents say nothing about an object's shape: opened away.
         k = max(3, int(0.4 * unit_radius) | 1)
+        # A piece this large left beside another after the opening is an object of its own (a
+        # quarter of a cube's face): two sweets joined by a thin bridge are not one object.
+        self._piece = unit_radius * unit_radius
         self._kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
         self._compact: dict[int, bool] = {}
 
@@ -87,6 +90,8 @@ class Shapes:
         mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, self._kernel)
         contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
         if not contours:
+            return False
+        if sum(cv2.contourArea(c) >= self._piece for c in contours) > 1:
             return False
         outline = max(contours, key=cv2.contourArea)
         hull = cv2.contourArea(cv2.convexHull(outline))
