@@ -2,7 +2,8 @@
 
 =====================  ==========================================================================
 ``tower``              :class:`~companion.hw.tower.Tower`, the one object the web layer holds
-``camera``             the camera interface, :func:`~companion.hw.camera.open_camera`, auto-detection
+``camera_base``        :class:`~companion.hw.camera_base.Camera`, the interface every backend implements
+``camera``             the choice of backend: :func:`~companion.hw.camera.open_camera`, auto-detection
 ``cameras.*``          backends: ``picam`` (Picamera2), ``usb`` (OpenCV), ``folder``, ``synthetic``
 ``controls``           the two buttons and the status LED through gpiozero (mock pins off the Pi)
 ``counting``           press → settle → one fresh frame → count (:class:`CountSession`)

@@ -1,4 +1,5 @@
-"""One camera interface, several backends, and auto-detection.
+"""Choosing the camera backend, and auto-detection. The interface is :class:`Camera`
+(:mod:`companion.hw.camera_base`, re-exported here); the backends live in :mod:`companion.hw.cameras`.
 
 Every backend returns OpenCV BGR ``uint8`` frames (H×W×3) from :meth:`Camera.capture`, and every
 capture is a *fresh* frame — exposed after the call began, never one waiting in a queue — because
@@ -26,11 +27,9 @@ ignores settings saved by another backend.
 from __future__ import annotations
 
 import logging
-from abc import ABC, abstractmethod
 from typing import Any
 
-import numpy as np
-
+from companion.hw.camera_base import Camera
 from companion.hw.errors import CameraUnavailableError, HardwareError, UnknownCameraKindError
 
 __all__ = ["Camera", "CameraUnavailableError", "open_camera", "CAMERA_KINDS"]
@@ -38,41 +37,6 @@ __all__ = ["Camera", "CameraUnavailableError", "open_camera", "CAMERA_KINDS"]
 log = logging.getLogger(__name__)
 
 CAMERA_KINDS = ("auto", "picamera2", "opencv", "folder", "synthetic")
-
-
-class Camera(ABC):
-    """A source of fresh BGR frames of the tray.
-
-    ``name`` is the backend (``"picamera2"`` …); ``description`` says which device, for logs and
-    the status screen. :meth:`capture` raises :class:`CameraUnavailableError` when the device
-    stops answering; the caller may :meth:`close` and open a new one later.
-    """
-
-    name: str = "camera"
-    description: str = ""
-
-    @abstractmethod
-    def capture(self) -> np.ndarray:
-        """Return one fresh frame as a BGR ``uint8`` array of shape (H, W, 3)."""
-
-    def settings(self) -> dict[str, Any]:
-        """The fixed camera settings to keep with a calibration ({} when there are none)."""
-        return {}
-
-    #: Sentences for the owner about settings that did not take (shown by ``companion doctor``).
-    warnings: list[str] = []
-
-    def close(self) -> None:
-        """Release the device. Idempotent."""
-
-    def __enter__(self) -> Camera:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
-
-    def __repr__(self) -> str:
-        return f"<{type(self).__name__} {self.description or self.name}>"
 
 
 def open_camera(kind: str = "auto", **options: Any) -> Camera:

@@ -78,3 +78,16 @@ def test_forced_kind_does_not_fall_back(no_picamera2, with_usb, caplog):
 def test_forced_folder_without_folder(tmp_path):
     with pytest.raises(CameraUnavailableError, match="COMPANION_CAMERA_FOLDER"):
         open_camera("folder")
+
+
+def test_backends_depend_on_the_interface_not_on_the_choice_of_backend():
+    # The interface and the choice are two modules so that the backends import the first and
+    # nothing imports back: loading every backend must not load the chooser.
+    import subprocess
+
+    code = ("import sys\n"
+            "import companion.hw.cameras.folder, companion.hw.cameras.usb, companion.hw.cameras.picam, "
+            "companion.hw.cameras.synthetic\n"
+            "print('companion.hw.camera' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"

@@ -7,7 +7,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from companion.hw.camera import Camera
+from companion.hw.camera_base import Camera
 from companion.hw.errors import CameraUnavailableError
 
 IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff")

@@ -55,7 +55,7 @@ from typing import Any
 
 import numpy as np
 
-from companion.hw.camera import Camera
+from companion.hw.camera_base import Camera
 from companion.hw.errors import CameraSettingsError, CameraUnavailableError, HardwareError
 
 log = logging.getLogger(__name__)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from companion.hw.camera import Camera
+from companion.hw.camera_base import Camera
 from companion.hw.simulator import TowerSimulator
 
 _STILL_FRAMES = 3  # distinct noise patterns cycled once the tray is still

@@ -23,7 +23,7 @@ from typing import Any
 import cv2
 import numpy as np
 
-from companion.hw.camera import Camera
+from companion.hw.camera_base import Camera
 from companion.hw.errors import CameraUnavailableError
 
 log = logging.getLogger(__name__)
