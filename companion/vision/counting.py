@@ -8,10 +8,12 @@ Rules the count follows (documented for players in docs/vision.md):
   area over the calibrated cube's. The camera may sit higher or lower than at calibration: with
   a tray outline (a camera fixed to the tower) by ×0.7 to ×1.5 (±30 % of height); without one,
   photos may come from any distance (×0.5 to ×2). A frame of clusters only (with an outline)
-  is bracketed by its narrowest cluster (never narrower than one cube, an L or T about 1.17×
-  wider) and takes, within that bracket, the size that makes every cluster's area closest to a
-  whole number of cubes; without an outline, where objects differ in size, the median width of
-  its clusters (a chain is about as wide as one object).
+  is bracketed by its narrowest cluster (never narrower than one cube; a T turned 45° about
+  1.4× wider) and takes, within that bracket, the size that makes each colour of every
+  cluster closest to a whole number of cubes — each colour, because a cluster's whole area is
+  often whole at a wrong size too (a red and two greens 13 % smaller are two cubes' area 6 %
+  larger); without an outline, where objects differ in size, the median width of its
+  clusters (a chain is about as wide as one object).
 - A blob holds ``round(area / one cube)`` objects — its area counting every pixel of a
   colour, ambiguous or not, and the pixels of no colour inside it (dark bevels, glare, rims) —
   and never fewer than it has separate cores (parts deeper than 0.65 of a cube's radius):
@@ -261,9 +263,8 @@ def count_cubes(image: np.ndarray, calibration: Calibration,
 
     # How many cubes: the blob's cube area — every pixel of a colour, ambiguous or not, plus
     # pixels of no counted colour inside a cube blob (dark bevels, glare, rims) — over one
-    # cube's area at this frame's cube size. Which colours: those cubes are shared out by the
-    # colours' votes (largest remainder); confident pixels vote fully, ambiguous ones (the next
-    # colour nearly as close) a quarter. In an unknown blob (a foreign object touching cubes)
+    # cube's area at this frame's cube size. Which colours: see placing.py; confident pixels
+    # vote fully, ambiguous ones (the next colour nearly as close) a quarter. In an unknown blob (a foreign object touching cubes)
     # only the colour pixels make cubes: whole cubes beside the object still count.
     confident = hist[:, 1:UNKNOWN].astype(np.float64)
     ambiguous = hist[:, 1 + AMBIGUOUS:UNKNOWN + AMBIGUOUS].astype(np.float64)
@@ -273,7 +274,10 @@ def count_cubes(image: np.ndarray, calibration: Calibration,
     has_colour = votes.sum(axis=1) > 0
     shapes = Shapes(blobs, geo.unit_radius)
     voters = np.flatnonzero(has_colour & ~is_unknown & (area >= 0.2 * geo.unit_area))
-    factor = size_factor(blobs, shapes, voters, area, geo.unit_area, geo.unit_radius, geo.roi_mask is not None)
+    colour_px = confident + ambiguous  # the blob's area shared out by its colours' pixels
+    colour_area = colour_px * (area / np.maximum(colour_px.sum(axis=1), 1.0))[:, None]
+    factor = size_factor(blobs, shapes, voters, area, colour_area, geo.unit_area, geo.unit_radius,
+                         geo.roi_mask is not None)
     unit = geo.unit_area * factor * factor
     cube_blobs = np.flatnonzero(has_colour & (area >= 0.3 * unit))
 
@@ -292,7 +296,7 @@ def count_cubes(image: np.ndarray, calibration: Calibration,
         elif ratio < MIN_FRACTION:
             continue
         found.append((int(label), ratio, n, place_objects(blobs, classes, relit, geo.colour_refs, int(label),
-                                                     votes[label], n)))
+                                                     votes[label], n, not calibration.round_objects)))
     pieces = [(label, code) for label, _, _, objects in found for code in sorted({c for c, _, _ in objects})]
     doubt_of = dict(zip(pieces, _colour_doubts(geo, blobs, pieces)))
 

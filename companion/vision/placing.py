@@ -1,8 +1,12 @@
-"""Where the cubes of a blob lie and which colour each is.
+"""Where the objects of a blob lie and which colour each is.
 
-One colour: centres by k-means on its pixels. Several colours: the blob is split into its
-objects by k-means on pixel positions, and each object takes the colour most of its pixels vote
-for; where two colours both hold a good part of an object's votes, its mean colour decides.
+One colour: centres by k-means on its pixels. Several colours, objects of one size (cubes):
+each colour gets its share of the blob's objects by its votes (largest remainder: its area
+in cubes, rounded so that the shares add up), and its centres by k-means on its own pixels.
+Several colours, objects of mixed sizes (sweets), where area says little about how many: the
+blob is split into its objects by k-means on pixel positions, and each object takes the
+colour most of its pixels vote for; where two colours both hold a good part of an object's
+votes, its mean colour decides.
 """
 
 from __future__ import annotations
@@ -19,18 +23,27 @@ CONTENDER = 0.3  # a colour with this share of the leading colour's votes in a p
 
 
 def place_objects(blobs: Blobs, classes: np.ndarray, relit: np.ndarray, colour_refs: tuple, label: int,
-             votes: np.ndarray, n: int) -> list[tuple[int, float, float]]:
-    """The ``n`` cubes of one blob as (colour code, x, y), working pixels.
+             votes: np.ndarray, n: int, one_size: bool = False) -> list[tuple[int, float, float]]:
+    """The ``n`` objects of one blob as (colour code, x, y), working pixels.
 
-    One colour: centres by k-means on its pixels. Several colours: the blob's pixels are split
-    into ``n`` places by k-means on their positions, and each place takes the colour most of
-    its pixels vote for (confident pixels fully, ambiguous ones a quarter) — so a cube that
-    reads partly as its neighbour's colour is still one cube of its own colour.
+    One colour: centres by k-means on its pixels. Several colours and ``one_size`` (cubes):
+    seats by the colours' votes (:func:`largest_remainder`), centres per colour. Several colours
+    of mixed sizes: the blob's pixels are split into ``n`` places by k-means on their
+    positions, and each place takes the colour most of its pixels vote for (confident pixels
+    fully, ambiguous ones a quarter) — so a sweet that reads partly as its neighbour's colour
+    is still one sweet of its own colour.
     """
     codes = np.flatnonzero(votes > 0.1 * votes.sum()) + 1
     if len(codes) == 1 or n == 1:
         code = int(codes[np.argmax(votes[codes - 1])]) if n == 1 else int(codes[0])
         return [(code, x, y) for x, y in cube_centres(blobs, classes, label, [code, code + AMBIGUOUS], n)]
+    if one_size:
+        out = []
+        for code, seats in zip(codes, largest_remainder(votes[codes - 1], n)):
+            if seats:
+                out += [(int(code), x, y) for x, y in cube_centres(blobs, classes, label,
+                                                                   [int(code), int(code) + AMBIGUOUS], int(seats))]
+        return out
     x, y, w, h = (int(v) for v in blobs.stats[label, :4])
     sub_classes = classes[y:y + h, x:x + w]
     inside = blobs.labels[y:y + h, x:x + w] == label
@@ -67,6 +80,15 @@ def place_objects(blobs: Blobs, classes: np.ndarray, relit: np.ndarray, colour_r
             code = min(best, key=best.get)
         out.append((code, float(cx), float(cy)))
     return out
+
+
+def largest_remainder(votes: np.ndarray, n: int) -> np.ndarray:
+    """``n`` seats shared out in proportion to ``votes`` (Hamilton's method)."""
+    quota = votes / votes.sum() * n
+    seats = np.floor(quota).astype(int)
+    order = np.argsort(-(quota - seats), kind="stable")
+    seats[order[:n - int(seats.sum())]] += 1
+    return seats
 
 
 def cube_centres(blobs: Blobs, classes: np.ndarray, label: int, codes: list[int], n: int) -> list[tuple[float, float]]:

@@ -21,10 +21,11 @@ COMPACT = (0.92, 1.7, 2.2)  # solidity at least, length over width at most, cube
 
 
 def size_factor(blobs: Blobs, shapes: Shapes, candidates: np.ndarray, area: np.ndarray,
-                unit_area: float, unit_radius: float, fixed_camera: bool) -> float:
+                colour_area: np.ndarray, unit_area: float, unit_radius: float, fixed_camera: bool) -> float:
     """This frame's cube size over the calibrated one (rules in :mod:`companion.vision.counting`).
 
-    ``candidates`` are the blob labels that may vote, ``area`` every blob's cube area, and
+    ``candidates`` are the blob labels that may vote, ``area`` every blob's cube area and
+    ``colour_area`` its share per colour (blobs × colours, each row summing to ``area``), and
     ``unit_area`` / ``unit_radius`` one calibrated cube at working resolution."""
     low, high = SIZE_VOTE_FREE if not fixed_camera else SIZE_VOTE_FIXED
     # Best evidence: lone objects (compact, of a plausible area) — their area is their size.
@@ -34,12 +35,14 @@ def size_factor(blobs: Blobs, shapes: Shapes, candidates: np.ndarray, area: np.n
     if lone:  # area: finer than the width, and it scales exactly with the size
         factor = float(np.sqrt(np.median(area[lone]) / unit_area))
     elif fixed_camera and len(candidates):
-        # Only clusters of one size of cube. A cluster is never narrower than one cube, and an
-        # L or a T only about 1.17× wider: the narrowest cluster brackets the size. Within that
-        # bracket, the size that makes every cluster a whole number of cubes.
+        # Only clusters of one size of cube. A cluster is never narrower than one cube, an L
+        # about 1.17× wider, a T turned 45° (its largest inscribed disc sits where the three
+        # meet) up to 1.4×: the narrowest cluster brackets the size. Within that
+        # bracket, the size that makes every colour of every cluster a whole number of cubes —
+        # each colour, not only the cluster: a red and two greens are three cubes, never two.
         narrowest = float((blobs.radius[candidates] / unit_radius).min())
-        factor = whole_cubes_size(area[candidates] / unit_area,
-                                   max(low, narrowest / 1.3), min(high, narrowest * 1.05),
+        factor = whole_cubes_size(colour_area[candidates] / unit_area,
+                                   max(low, narrowest / 1.45), min(high, narrowest * 1.05),
                                    narrowest / 1.1)
     else:
         # Only clusters of objects of mixed sizes: a chain is about as wide as one object.
@@ -49,15 +52,19 @@ def size_factor(blobs: Blobs, shapes: Shapes, candidates: np.ndarray, area: np.n
     return factor
 
 
-def whole_cubes_size(areas: np.ndarray, low: float, high: float, likely: float) -> float:
-    """The size factor in [low, high] that makes ``areas`` (in calibrated cubes) closest to
-    whole numbers of cubes (sum of squared remainders, plus a pull towards ``likely`` that
-    decides when several sizes fit equally well)."""
+def whole_cubes_size(parts: np.ndarray, low: float, high: float, likely: float) -> float:
+    """The size factor in [low, high] that makes every part of ``parts`` (clusters × colours,
+    in calibrated cubes' areas) closest to a whole number of cubes, and every cluster at least
+    one cube (sum of squared remainders, plus a pull towards ``likely`` that decides when
+    several sizes fit equally well)."""
     if high <= low:
         return float(min(max(likely, low), high)) if high > 0 else 1.0
     factors = np.linspace(low, high, 81)
-    ratios = areas[None, :] / (factors[:, None] ** 2)
-    misfit = ((ratios - np.maximum(np.round(ratios), 1)) ** 2).sum(axis=1)
+    ratios = parts.reshape(1, len(parts), -1) / (factors[:, None, None] ** 2)
+    whole = np.round(ratios)
+    totals = ratios.sum(axis=2)
+    # A colour's few rim pixels may round to no cube; the cluster as a whole is one at least.
+    misfit = ((ratios - whole) ** 2).sum(axis=(1, 2)) + (np.maximum(1.0 - totals, 0.0) ** 2).sum(axis=1)
     cost = misfit + SIZE_PRIOR * np.log(factors / likely) ** 2
     return float(factors[int(np.argmin(cost))])
 

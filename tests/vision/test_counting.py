@@ -174,3 +174,17 @@ def test_scratch_glare_across_a_black_cube_on_a_small_frame():
     frame, result = _count({"red": 1, "blue": 5, "yellow": 3, "purple": 4, "black": 5, "green": 1},
                            93, cond, cal)
     assert result.counts == frame.counts
+
+
+@pytest.mark.parametrize("height", [0.8, 0.87, 1.15, 1.25])
+@pytest.mark.parametrize("counts", [{"red": 1, "green": 2}, {"black": 2, "purple": 1},
+                                    {"blue": 1, "purple": 3}, {"yellow": 2, "red": 1, "blue": 1}])
+def test_a_frame_of_one_mixed_cluster_at_another_camera_height(calibration, height, counts):
+    """With no lone cube to measure, the size comes from the cluster: every colour of it must be
+    whole cubes (the cluster alone is often whole at a wrong size too), and its cubes are
+    shared out by each colour's area."""
+    for seed in range(5):
+        frame, result = _count(counts, seed, RenderConditions(cluster=1.0, cube_px=36.0 * height),
+                               calibration, with_empty=False)
+        assert frame.counts == counts  # the case is one cluster, all of it inside the tray
+        assert result.counts == counts, f"seed {seed}: size factor {result.size_factor:.3f}"

@@ -45,5 +45,16 @@ def test_two_objects_joined_by_a_thin_bridge_are_not_one():
 
 
 def test_clusters_take_the_size_that_makes_them_whole_cubes():
-    areas = np.array([2.0, 3.0, 4.0]) * 1.2 ** 2  # three clusters seen 20 % larger than at calibration
-    assert abs(whole_cubes_size(areas, 1.0, 1.4, 1.2) - 1.2) < 0.01
+    parts = np.array([[2.0], [3.0], [4.0]]) * 1.2 ** 2  # three one-colour clusters seen 20 % larger
+    assert abs(whole_cubes_size(parts, 1.0, 1.4, 1.2) - 1.2) < 0.01
+
+
+def test_each_colour_of_a_cluster_is_whole_not_only_the_cluster():
+    # One red and two green cubes with the camera 13 % higher: the cluster's 2.27 cubes of area
+    # are also two whole cubes 6 % *lower*, which the pull towards the likely size preferred;
+    # its colours (0.76 and 1.51) are whole only at the true size.
+    parts = np.array([[1.0, 2.0]]) * 0.87 ** 2
+    assert abs(whole_cubes_size(parts, 0.8, 1.2, 1.0) - 0.87) < 0.02
+    # A few rim pixels of another colour round to no cube and do not pull the size.
+    with_rim = np.array([[1.0, 2.0, 0.05]]) * 0.87 ** 2
+    assert abs(whole_cubes_size(with_rim, 0.8, 1.2, 1.0) - 0.87) < 0.02
