@@ -1,6 +1,6 @@
 """Vision benchmark: our counter beside a naive baseline, on the same photos, in one run.
 
-    python -m benchmarks.vision [--frames 500] [--seed 2026] [--failures] [--skip-synthetic]
+    python -m benchmarks.vision [--frames 500] [--seed 2026] [--failures] [--skip-synthetic] [--drift]
 
 Two sets, reported side by side:
 - the synthetic stress set (benchmarks/stress.py): six kinds of tray, light and white-balance
@@ -8,6 +8,9 @@ Two sets, reported side by side:
   calibrated once from its own calibration photo (one cube per colour) and an empty photo;
 - the real photo sets (../shared/realsets, protocol in its README): one calibration photo,
   every other photo counted with it. A clear "skipped" line when the folder is missing.
+- with ``--drift``, the real sets once more under each drift of :mod:`benchmarks.drift` (light,
+  white balance, tone curve, camera height, focus, JPEG, noise) applied to the counted photos
+  only, the calibration left as it was: how far the counter holds when the world moves.
 
 For each: photos counted exactly (every colour right), objects miscounted (sum over photos and
 colours of |counted − true|), median milliseconds per photo and per megapixel. Timing runs on
@@ -27,6 +30,7 @@ import cv2
 import numpy as np
 
 from benchmarks.baseline import baseline_count, fit_baseline
+from benchmarks.drift import DRIFTS
 from benchmarks.realsets import SETS, RealSet
 from benchmarks.stress import TRAYS, stress_case, tray_conditions
 from companion.vision.calibration import calibrate
@@ -103,7 +107,9 @@ def run_synthetic(frames: int, seed: int) -> list[Score]:
     return [ours, ours_empty, naive]
 
 
-def run_realset(realset: RealSet) -> list[Score]:
+def run_realset(realset: RealSet, drift=None) -> list[Score]:
+    """Ours and the baseline on every photo of ``realset`` but its calibration photo, each
+    photo first changed by ``drift`` when one is given (the calibration never is)."""
     truth = realset.truth()
     photo = read_image(realset.folder / realset.calibration_photo)
     cal = calibrate(photo, realset.samples)
@@ -113,12 +119,27 @@ def run_realset(realset: RealSet) -> list[Score]:
         if name == realset.calibration_photo:
             continue
         image = read_image(realset.folder / name)
+        if drift is not None:
+            image = drift(image)
         mp = image.shape[0] * image.shape[1] / 1e6
         result, timing = _timed(count_cubes, image, cal)
         ours.add(name, truth[name], result.counts, timing, mp)
         counted, timing = _timed(baseline_count, image, base)
         naive.add(name, truth[name], counted, timing, mp)
     return [ours, naive]
+
+
+def drift_table(realset: RealSet, failures: bool) -> list[str]:
+    """One line per drift: exact photos and objects miscounted, ours beside the baseline."""
+    lines = [f"\nreal photos '{realset.name}' under drift (counted photos changed, calibration not)",
+             f"  {'drift':22} {'ours exact':>12} {'missed':>7}   {'baseline exact':>15} {'missed':>7}"]
+    for label, drift in DRIFTS.items():
+        ours, naive = run_realset(realset, drift)
+        lines.append(f"  {label:22} {ours.exact:7d}/{ours.photos:<4d} {ours.miscounted:7d}   "
+                     f"{naive.exact:10d}/{naive.photos:<4d} {naive.miscounted:7d}")
+        if failures and ours.failures:
+            lines.append(f"    wrong: {', '.join(ours.failures)}")
+    return lines
 
 
 HEAD = f"  {'counter':28} {'exact':>9} {'':8}  {'missed':>6}  {'ms/photo':>8}  {'cpu ms':>8}  {'ms/MP':>8}"
@@ -130,6 +151,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--failures", action="store_true", help="list the photos counted wrongly")
     parser.add_argument("--skip-synthetic", action="store_true", help="real photos only")
+    parser.add_argument("--drift", action="store_true",
+                        help="also count the real photos under light, white-balance, height, focus and noise drift")
     args = parser.parse_args(argv)
     if args.frames < 1:
         parser.error("--frames must be at least 1")
@@ -153,6 +176,10 @@ def main(argv: list[str] | None = None) -> int:
             print(score.line())
             if args.failures and score.failures:
                 print(f"    wrong: {', '.join(score.failures[:60])}")
+    if args.drift:
+        for realset in SETS:
+            if realset.present:
+                print("\n".join(drift_table(realset, args.failures)))
     print(f"\n(exact: photos with every colour right; missed: objects miscounted in all; "
           f"ms/photo: median wall time of one count on one core; cpu ms: its CPU time; ms/MP: wall "
           f"time per megapixel; load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores)")
