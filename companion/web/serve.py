@@ -109,7 +109,9 @@ def _serve(args: argparse.Namespace) -> int:
     signal.signal(signal.SIGINT, stop)
     log.info("data in %s", settings.data_dir.resolve())
     log.info("tower: %s", describe_tower(app))
-    log.info("serving on http://%s:%s/", settings.host, server.effective_port)
+    # Bound to every interface by default: say so, never "0.0.0.0", which no tablet can open.
+    where = "every network interface" if settings.host in ("0.0.0.0", "::", "") else settings.host
+    log.info("serving on port %s of %s", server.effective_port, where)
     from companion.web.netaddr import addresses, console_lines
 
     for line in console_lines(addresses(settings.host, server.effective_port)):

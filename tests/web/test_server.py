@@ -195,7 +195,7 @@ def test_companion_serve_honours_port_and_data_and_stops_cleanly_on_sigterm(tmp_
             if "serving on" in line:
                 break
         log = "".join(log_lines)
-        assert f":{port}/" in log, log
+        assert f"serving on port {port} of 127.0.0.1" in log, log
         assert "SIMULATED" in log, "the log must say the tower is simulated"
         status, body = request(port, "GET", "/api/health")
         assert status == 200 and body["simulated"] is True
