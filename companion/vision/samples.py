@@ -1,8 +1,10 @@
 """A sample box on the calibration photo: the one cube inside it, its look, its shape.
 
-A box's border ring is the local tray; the cube is what differs from it — less the tray's own
-shadow and the ring light's glare — the largest such region nearest the box centre. Two halves
-of clearly different colours in one box are refused: the box is on two cubes.
+A box's border ring is the local tray — or, when the box was drawn tight and its border runs
+over the cube, the band just outside the box; the cube is what differs from it — less the
+tray's own shadow and the ring light's glare — the largest such region nearest the box centre.
+Two halves of clearly different colours in one box are refused: the box is on two cubes; a
+half tinted like the tray is the cube's contact shadow, not a second colour.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ ROUND_FILL = 0.88  # objects filling less of their tightest rectangle are round 
 TWO_HUES = 35.0  # degrees of hue between two colourful halves of a box that mean two cubes
 SHADOW_TINT = 20.0  # Lab chroma distance from the tray within which a darker pixel is shadow
 SHADOW_DEPTH = 0.55  # … as long as its lightness is at least this share of the tray's
+RING_OFF = 0.1  # share of a box's border ring unlike the band outside it: the box runs over its object
 
 
 @dataclass(frozen=True)
@@ -39,16 +42,14 @@ def box_text(box: Box) -> str:
 def cube_in_box(image: np.ndarray, sample: Sample) -> np.ndarray:
     """Mask (box-sized, camera pixels) of the one object in a sample box.
 
-    The box's border ring is the local tray; the object is what differs from it, the largest
-    such region nearest the box centre. Raises when there is none or when it holds two colours.
+    The box's border ring (or the band outside a tight box) is the local tray; the object is
+    what differs from it, the largest such region nearest the box centre. Raises when there is
+    none or when it holds two colours.
     """
     x, y, w, h = sample.box
     sub = image[y:y + h, x:x + w]
     lab = to_lab(sub)
-    ring_width = max(2, int(round(0.12 * min(w, h))))
-    ring = np.ones((h, w), bool)
-    ring[ring_width:h - ring_width, ring_width:w - ring_width] = False
-    looks = _ring_looks(lab[ring])
+    looks = _tray_looks(image, lab, sample.box)
     lightest = max(look.lab[0] for look in looks)
     differs = off_tray(lab, looks, glare_margin=10.0).astype(np.uint8)
     side = math.sqrt(w * h)
@@ -62,8 +63,29 @@ def cube_in_box(image: np.ndarray, sample: Sample) -> np.ndarray:
     off = np.hypot(centres[1:, 0] - w / 2, centres[1:, 1] - h / 2) / side
     score = stats[1:, cv2.CC_STAT_AREA] * np.clip(1.2 - off, 0.1, 1.0)
     mask = labels == 1 + int(np.argmax(score))
-    _check_one_colour(lab[mask], sample, lightest)
+    _check_one_colour(lab[mask], sample, looks)
     return mask
+
+
+def _tray_looks(image: np.ndarray, box_lab: np.ndarray, box: Box) -> list[Reference]:
+    """The local tray of a sample box: from the box's own border ring, or — when a quarter of
+    that ring is not like the band just outside the box (the box was drawn tight, its border
+    runs over the object) — from that outer band."""
+    x, y, w, h = box
+    width = max(2, int(round(0.12 * min(w, h))))
+    inner = np.ones((h, w), bool)
+    inner[width:h - width, width:w - width] = False
+    looks = _ring_looks(box_lab[inner])
+    H, W = image.shape[:2]
+    x0, y0, x1, y1 = max(0, x - width), max(0, y - width), min(W, x + w + width), min(H, y + h + width)
+    band = np.ones((y1 - y0, x1 - x0), bool)
+    band[y - y0:y - y0 + h, x - x0:x - x0 + w] = False
+    if band.sum() < width * (w + h):  # most of the band lies outside the photo: the ring it is
+        return looks
+    outer = _ring_looks(to_lab(image[y0:y1, x0:x1])[band])
+    if off_tray(box_lab[inner], outer, glare_margin=10.0).mean() > RING_OFF:
+        return outer
+    return looks
 
 
 def off_tray(lab: np.ndarray, looks: Sequence[Reference], glare_margin: float) -> np.ndarray:
@@ -104,13 +126,17 @@ def _ring_looks(ring_lab: np.ndarray) -> list[Reference]:
     return [first]
 
 
-def _check_one_colour(lab: np.ndarray, sample: Sample, tray_lightness: float) -> None:
+def _check_one_colour(lab: np.ndarray, sample: Sample, looks: Sequence[Reference]) -> None:
     """Raise when a box's object is two cubes of clearly different colours.
 
     Shading changes a colour's lightness and chroma but hardly its hue, so two halves are two
     colours when both are colourful and their hues differ, or when one is colourful and the
-    other grey and far darker than any shadow (a black cube beside a coloured one).
+    other grey and far darker than any shadow (a black cube beside a coloured one). A half
+    tinted like the tray (within :data:`SHADOW_TINT` of a look's tint) is no colour of its
+    own, however dark: it is the object's contact shadow, too deep for :func:`off_tray` to
+    take for the tray's.
     """
+    tray_lightness = max(look.lab[0] for look in looks)
     if len(lab) < 20:
         return
     ab = np.ascontiguousarray(lab[:, 1:] - 128.0, np.float32)
@@ -125,8 +151,10 @@ def _check_one_colour(lab: np.ndarray, sample: Sample, tray_lightness: float) ->
     a, b = (np.median(h[:, 1:] - 128.0, axis=0) for h in halves)
     chroma = [float(np.hypot(*a)), float(np.hypot(*b))]
     hue_gap = abs((math.degrees(math.atan2(a[1], a[0]) - math.atan2(b[1], b[0])) + 180) % 360 - 180)
-    two_hues = min(chroma) > 15 and hue_gap > TWO_HUES
     grey = int(np.argmin(chroma))
+    grey_tint = np.median(halves[grey][:, 1:], axis=0)
+    tray_tinted = any(np.hypot(*(grey_tint - look.lab[1:])) < SHADOW_TINT for look in looks)
+    two_hues = min(chroma) > 15 and hue_gap > TWO_HUES and not tray_tinted
     black_beside = (chroma[grey] < 8 and chroma[1 - grey] > 30
                     and float(np.median(halves[grey][:, 0])) < 0.45 * tray_lightness)
     if two_hues or black_beside:
