@@ -37,7 +37,7 @@ from companion.vision.classify import AMBIGUOUS, BACKGROUND, CLASS_NAMES, Refere
 from companion.vision.colors import CUBE_COLORS
 from companion.vision.errors import CalibrationError, ImageReadError, ImageSizeError
 from companion.vision.frontend import class_map
-from companion.vision.samples import Box, Sample, box_text, core, cube_in_box, is_round
+from companion.vision.samples import Box, Sample, box_text, core, cube_in_box, is_round, sample_reference
 from companion.vision.segment import find_blobs
 from companion.vision.tray import colour_warnings, sample_area, tray_pixels, tray_references
 
@@ -202,7 +202,7 @@ def calibrate(image: np.ndarray, samples: Iterable[Sample], backgrounds: Iterabl
     cube_refs = []
     for s, mask in zip(samples, masks):
         x, y, w, h = s.box
-        cube_refs.append(Reference.from_pixels(code_of(s.color), image[y:y + h, x:x + w][core(mask)]))
+        cube_refs.append(sample_reference(code_of(s.color), image[y:y + h, x:x + w][core(mask)]))
     side = math.sqrt(float(np.median([m.sum() for m in masks])))
     scale = max(1, min(MAX_SCALE, int(side / WORKING_SIDE)))
 

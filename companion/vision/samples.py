@@ -25,6 +25,8 @@ TWO_HUES = 35.0  # degrees of hue between two colourful halves of a box that mea
 SHADOW_TINT = 20.0  # Lab chroma distance from the tray within which a darker pixel is shadow
 SHADOW_DEPTH = 0.55  # … as long as its lightness is at least this share of the tray's
 RING_OFF = 0.1  # share of a box's border ring unlike the band outside it: the box runs over its object
+TRIM = 1.75  # distance to a sample's own reference beyond which a pixel is not the sample's colour
+TRIM_ROUNDS = 3
 
 
 @dataclass(frozen=True)
@@ -50,7 +52,6 @@ def cube_in_box(image: np.ndarray, sample: Sample) -> np.ndarray:
     sub = image[y:y + h, x:x + w]
     lab = to_lab(sub)
     looks = _tray_looks(image, lab, sample.box)
-    lightest = max(look.lab[0] for look in looks)
     differs = off_tray(lab, looks, glare_margin=10.0).astype(np.uint8)
     side = math.sqrt(w * h)
     k = max(3, int(side / 20) | 1)
@@ -160,6 +161,26 @@ def _check_one_colour(lab: np.ndarray, sample: Sample, looks: Sequence[Reference
     if two_hues or black_beside:
         raise CalibrationError(f"The {sample.color} sample box {box_text(sample.box)} holds two "
                                "colours; draw it around one cube only.")
+
+
+def sample_reference(code: int, bgr_pixels: np.ndarray) -> Reference:
+    """The colour of a sample: a reference fitted to its pixels, then refitted to those within
+    :data:`TRIM` of it, a few times.
+
+    The object's pixels still hold some of its contact shadow, rims mixed with the tray and
+    glare; left in, they widen the reference towards the tray and other colours, and every
+    count after inherits it. The distance is the counter's own (shade-aware: a darker or
+    lighter part of the same colour stays), so only pixels of another colour are dropped.
+    """
+    pixels = np.asarray(bgr_pixels, np.uint8).reshape(-1, 3)
+    reference = Reference.from_pixels(code, pixels)
+    lab = to_lab(pixels.reshape(-1, 1, 3)).reshape(-1, 3).astype(np.float64)
+    for _ in range(TRIM_ROUNDS):
+        inside = reference.distance(lab) <= TRIM
+        if inside.all() or inside.sum() < 20:
+            break
+        reference = Reference.from_pixels(code, pixels[inside])
+    return reference
 
 
 def core(mask: np.ndarray) -> np.ndarray:

@@ -21,7 +21,7 @@ TRAY_LOOKS = 6  # k-means clusters for the tray
 TRAY_SAMPLE = 30000  # tray pixels the clusters are learned from (a random subset)
 MIN_LOOK_SHARE = 0.003  # a tray look covering less than this share of the tray is noise
 SAME_COLOUR = 2.0  # references of two colours closer than this cannot be told apart
-CLOSE_COLOUR = 4.0  # … closer than this: a warning
+CLOSE_COLOUR = 5.0  # … closer than this: a warning (references of trimmed samples, see samples.sample_reference)
 
 
 def sample_area(shape: tuple[int, int], samples: Sequence[Sample], scale: int) -> np.ndarray:

@@ -3,7 +3,8 @@ import numpy as np
 import pytest
 
 from companion.vision.errors import CalibrationError
-from companion.vision.samples import Sample, cube_in_box
+from companion.vision.classify import Reference
+from companion.vision.samples import Sample, cube_in_box, sample_reference
 from companion.vision.synthetic import RenderConditions, render_calibration_photo
 
 TRAY = (190, 190, 195)  # light grey, BGR
@@ -50,3 +51,20 @@ def test_a_box_drawn_tight_or_loose_finds_the_same_cube(shrink):
         assert abs(ys.mean() + box[1] - cube.y) < 0.15 * side, sample.color
         visible = min(nw, side) * min(nh, side)  # the part of the cube inside the box
         assert mask.sum() > 0.7 * visible, f"{sample.color}: {mask.sum()} of {visible} pixels"
+
+
+def test_a_samples_colour_leaves_out_its_shadow_and_glare_but_keeps_its_shading():
+    rng = np.random.default_rng(5)
+    lit = np.clip(rng.normal(PINK, 4.0, (600, 3)), 0, 255)
+    shaded = np.clip(rng.normal(np.array(PINK) * 0.7, 4.0, (300, 3)), 0, 255)  # the cube's dark side
+    shadow = np.clip(rng.normal((55, 80, 95), 4.0, (200, 3)), 0, 255)  # the table under it
+    glare = np.clip(rng.normal((245, 245, 245), 3.0, (60, 3)), 0, 255)
+    pixels = np.concatenate([lit, shaded, shadow, glare]).astype(np.uint8)
+    whole = Reference.from_pixels(1, pixels)
+    reference = sample_reference(1, pixels)
+    cube = Reference.from_pixels(1, np.concatenate([lit, shaded]).astype(np.uint8))
+    lab = lambda bgr: cv2.cvtColor(np.uint8([[bgr]]), cv2.COLOR_BGR2Lab).reshape(1, 3).astype(float)
+    assert np.linalg.norm(np.subtract(reference.lab, cube.lab)) < 3.0
+    assert np.linalg.norm(np.subtract(whole.lab, cube.lab)) > 6.0  # what it was without trimming
+    assert reference.distance(lab((55, 80, 95)))[0] > 2 * whole.distance(lab((55, 80, 95)))[0]
+    assert reference.distance(lab(tuple(np.array(PINK) * 0.7)))[0] < 1.75  # its own shade stays
