@@ -81,7 +81,7 @@ def _tray_looks(image: np.ndarray, box_lab: np.ndarray, box: Box) -> list[Refere
     x0, y0, x1, y1 = max(0, x - width), max(0, y - width), min(W, x + w + width), min(H, y + h + width)
     band = np.ones((y1 - y0, x1 - x0), bool)
     band[y - y0:y - y0 + h, x - x0:x - x0 + w] = False
-    if band.sum() < width * (w + h):  # most of the band lies outside the photo: the ring it is
+    if band.sum() < width * (w + h):  # less than half of the band lies in the photo: the ring it is
         return looks
     outer = _ring_looks(to_lab(image[y0:y1, x0:x1])[band])
     if off_tray(box_lab[inner], outer, glare_margin=10.0).mean() > RING_OFF:

@@ -68,3 +68,11 @@ def test_a_samples_colour_leaves_out_its_shadow_and_glare_but_keeps_its_shading(
     assert np.linalg.norm(np.subtract(whole.lab, cube.lab)) > 6.0  # what it was without trimming
     assert reference.distance(lab((55, 80, 95)))[0] > 2 * whole.distance(lab((55, 80, 95)))[0]
     assert reference.distance(lab(tuple(np.array(PINK) * 0.7)))[0] < 1.75  # its own shade stays
+
+
+def test_a_box_at_the_edge_of_the_photo_reads_the_tray_from_what_there_is():
+    image = _table(((24, 100), 18, PINK))
+    for box in [(0, 72, 50, 56), (2, 80, 44, 40)]:  # loose, and tight round the disc
+        mask = cube_in_box(image, Sample("red", box))
+        ys, xs = np.nonzero(mask)
+        assert abs(xs.mean() + box[0] - 24) < 4 and abs(ys.mean() + box[1] - 100) < 4
