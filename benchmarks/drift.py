@@ -1,9 +1,13 @@
-"""What can change between calibration and a battle, applied to a real photo.
+"""What can change between calibration and a battle, applied to a real photo — and how else
+the sample boxes of a calibration might have been drawn.
 
 Each drift is a pure function of a BGR photo (seeded where random), so every run of
 ``python -m benchmarks.vision --drift`` counts the very same pictures. They stand for a room
 whose light dims or warms, another white balance, another tone curve, the camera ±30 % in
 height, a soft focus, a harder JPEG and a noisier sensor — not for anything about one photo.
+
+Each box drawing (``--boxes``) turns a sample box into the box another person might have drawn
+round the same cube: tighter, looser, or off centre.
 """
 
 from __future__ import annotations
@@ -14,6 +18,8 @@ import cv2
 import numpy as np
 
 Drift = Callable[[np.ndarray], np.ndarray]
+Box = tuple[int, int, int, int]  # x, y, width, height
+BoxDrawing = Callable[[Box], Box]
 
 
 def _gains(b: float, g: float, r: float) -> Drift:
@@ -60,4 +66,28 @@ DRIFTS: dict[str, Drift] = {
     "soft focus σ1.5": _blur(1.5),
     "JPEG quality 40": _jpeg(40),
     "sensor noise σ6": _noise(6.0),
+}
+
+
+def _redrawn(scale: float, dx: float = 0.0, dy: float = 0.0) -> BoxDrawing:
+    """The box ``scale`` times as wide and high round its centre, moved by ``dx``, ``dy`` of
+    its own size."""
+    def apply(box: Box) -> Box:
+        x, y, w, h = box
+        cx, cy = x + w / 2 + dx * w, y + h / 2 + dy * h
+        nw, nh = round(w * scale), round(h * scale)
+        return (round(cx - nw / 2), round(cy - nh / 2), nw, nh)
+    return apply
+
+
+BOX_DRAWINGS: dict[str, BoxDrawing] = {
+    "boxes ×0.8 (tight)": _redrawn(0.8),
+    "boxes ×0.9": _redrawn(0.9),
+    "boxes ×1.2": _redrawn(1.2),
+    "boxes ×1.5": _redrawn(1.5),
+    "boxes ×2.0 (loose)": _redrawn(2.0),
+    "boxes 10 % right": _redrawn(1.0, 0.1, 0.0),
+    "boxes 10 % down": _redrawn(1.0, 0.0, 0.1),
+    "boxes 10 % up-left": _redrawn(1.0, -0.1, -0.1),
+    "boxes 15 % down-right": _redrawn(1.0, 0.15, 0.15),
 }

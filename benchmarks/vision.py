@@ -1,6 +1,6 @@
 """Vision benchmark: our counter beside a naive baseline, on the same photos, in one run.
 
-    python -m benchmarks.vision [--frames 500] [--seed 2026] [--failures] [--skip-synthetic] [--drift]
+    python -m benchmarks.vision [--frames 500] [--seed 2026] [--failures] [--skip-synthetic] [--drift] [--boxes]
 
 Two sets, reported side by side:
 - the synthetic stress set (benchmarks/stress.py): six kinds of tray, light and white-balance
@@ -10,7 +10,10 @@ Two sets, reported side by side:
   every other photo counted with it. A clear "skipped" line when the folder is missing.
 - with ``--drift``, the real sets once more under each drift of :mod:`benchmarks.drift` (light,
   white balance, tone curve, camera height, focus, JPEG, noise) applied to the counted photos
-  only, the calibration left as it was: how far the counter holds when the world moves.
+  only, the calibration left as it was: how far the counter holds when the world moves;
+- with ``--boxes``, the real sets calibrated again from the same photo with the sample boxes
+  drawn otherwise (tighter, looser, off centre; :data:`benchmarks.drift.BOX_DRAWINGS`): how much
+  the count depends on how a person drew the boxes.
 
 For each: photos counted exactly (every colour right), objects miscounted (sum over photos and
 colours of |counted − true|), median milliseconds per photo and per megapixel. Timing runs on
@@ -30,11 +33,12 @@ import cv2
 import numpy as np
 
 from benchmarks.baseline import baseline_count, fit_baseline
-from benchmarks.drift import DRIFTS
+from benchmarks.drift import BOX_DRAWINGS, DRIFTS
 from benchmarks.realsets import SETS, RealSet
 from benchmarks.stress import TRAYS, stress_case, tray_conditions
-from companion.vision.calibration import calibrate
+from companion.vision.calibration import Sample, calibrate
 from companion.vision.counting import count_cubes
+from companion.vision.errors import CalibrationError
 from companion.vision.imageio import read_image
 from companion.vision.synthetic import render_calibration_photo, render_empty_tray, render_tray
 
@@ -107,13 +111,17 @@ def run_synthetic(frames: int, seed: int) -> list[Score]:
     return [ours, ours_empty, naive]
 
 
-def run_realset(realset: RealSet, drift=None) -> list[Score]:
+def run_realset(realset: RealSet, drift=None, drawing=None) -> list[Score]:
     """Ours and the baseline on every photo of ``realset`` but its calibration photo, each
-    photo first changed by ``drift`` when one is given (the calibration never is)."""
+    photo first changed by ``drift`` when one is given (the calibration never is), with the
+    sample boxes redrawn by ``drawing`` when one is given. Raises :class:`CalibrationError`
+    when our calibration refuses those boxes."""
     truth = realset.truth()
     photo = read_image(realset.folder / realset.calibration_photo)
-    cal = calibrate(photo, realset.samples)
-    base = fit_baseline(photo, realset.samples)
+    samples = realset.samples if drawing is None else tuple(
+        Sample(s.color, drawing(s.box)) for s in realset.samples)
+    cal = calibrate(photo, samples)
+    base = fit_baseline(photo, samples)
     ours, naive = Score("ours"), Score("baseline (HSV)")
     for name in sorted(truth):
         if name == realset.calibration_photo:
@@ -142,6 +150,25 @@ def drift_table(realset: RealSet, failures: bool) -> list[str]:
     return lines
 
 
+def boxes_table(realset: RealSet, failures: bool) -> list[str]:
+    """One line per way of drawing the sample boxes: exact photos and objects miscounted, ours
+    beside the baseline (fitted on the same boxes), or our calibration's refusal."""
+    lines = [f"\nreal photos '{realset.name}' with the sample boxes drawn otherwise (calibrated again on "
+             f"{realset.calibration_photo})",
+             f"  {'boxes':22} {'ours exact':>12} {'missed':>7}   {'baseline exact':>15} {'missed':>7}"]
+    for label, drawing in BOX_DRAWINGS.items():
+        try:
+            ours, naive = run_realset(realset, drawing=drawing)
+        except CalibrationError as exc:
+            lines.append(f"  {label:22} refused: {exc}")
+            continue
+        lines.append(f"  {label:22} {ours.exact:7d}/{ours.photos:<4d} {ours.miscounted:7d}   "
+                     f"{naive.exact:10d}/{naive.photos:<4d} {naive.miscounted:7d}")
+        if failures and ours.failures:
+            lines.append(f"    wrong: {', '.join(ours.failures)}")
+    return lines
+
+
 HEAD = f"  {'counter':28} {'exact':>9} {'':8}  {'missed':>6}  {'ms/photo':>8}  {'cpu ms':>8}  {'ms/MP':>8}"
 
 
@@ -153,6 +180,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--skip-synthetic", action="store_true", help="real photos only")
     parser.add_argument("--drift", action="store_true",
                         help="also count the real photos under light, white-balance, height, focus and noise drift")
+    parser.add_argument("--boxes", action="store_true",
+                        help="also calibrate the real sets with their sample boxes drawn tighter, looser or off centre")
     args = parser.parse_args(argv)
     if args.frames < 1:
         parser.error("--frames must be at least 1")
@@ -176,10 +205,11 @@ def main(argv: list[str] | None = None) -> int:
             print(score.line())
             if args.failures and score.failures:
                 print(f"    wrong: {', '.join(score.failures[:60])}")
-    if args.drift:
-        for realset in SETS:
-            if realset.present:
-                print("\n".join(drift_table(realset, args.failures)))
+    for wanted, table in ((args.drift, drift_table), (args.boxes, boxes_table)):
+        if wanted:
+            for realset in SETS:
+                if realset.present:
+                    print("\n".join(table(realset, args.failures)))
     print(f"\n(exact: photos with every colour right; missed: objects miscounted in all; "
           f"ms/photo: median wall time of one count on one core; cpu ms: its CPU time; ms/MP: wall "
           f"time per megapixel; load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores)")
