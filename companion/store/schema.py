@@ -17,6 +17,16 @@ import sqlite3
 
 from companion.store.errors import SchemaTooNewError
 
+
+def _kept_as_written(table: str, why: str) -> tuple[str, ...]:
+    """The two triggers that abort every UPDATE and every DELETE on ``table`` with ``why`` (the
+    text of the shipped migrations, byte for byte)."""
+    return tuple(f"""
+    CREATE TRIGGER {table}_no_{op.lower()} BEFORE {op} ON {table}
+    BEGIN SELECT RAISE(ABORT, '{why}'); END
+    """ for op in ("UPDATE", "DELETE"))
+
+
 _V1: tuple[str, ...] = (
     """
     CREATE TABLE games (
@@ -79,22 +89,8 @@ _V1: tuple[str, ...] = (
     CREATE TRIGGER events_count_version AFTER INSERT ON events
     BEGIN UPDATE games SET version = NEW.seq WHERE id = NEW.game_id; END
     """,
-    """
-    CREATE TRIGGER events_no_update BEFORE UPDATE ON events
-    BEGIN SELECT RAISE(ABORT, 'events are append-only'); END
-    """,
-    """
-    CREATE TRIGGER events_no_delete BEFORE DELETE ON events
-    BEGIN SELECT RAISE(ABORT, 'events are append-only'); END
-    """,
-    """
-    CREATE TRIGGER battles_no_update BEFORE UPDATE ON battles
-    BEGIN SELECT RAISE(ABORT, 'battles are append-only'); END
-    """,
-    """
-    CREATE TRIGGER battles_no_delete BEFORE DELETE ON battles
-    BEGIN SELECT RAISE(ABORT, 'battles are append-only'); END
-    """,
+    *_kept_as_written("events", "events are append-only"),
+    *_kept_as_written("battles", "battles are append-only"),
     """
     CREATE TRIGGER games_version_is_event_count BEFORE UPDATE OF version ON games
     WHEN NEW.version IS NOT (SELECT coalesce(max(seq), 0) FROM events WHERE game_id = NEW.id)
@@ -126,14 +122,7 @@ _V2: tuple[str, ...] = (
     INSERT INTO readings (game_id, seq, kind, confirmed, camera, corrected, created_at)
     SELECT game_id, seq, 'battle', tray_counts, camera_counts, corrected, created_at FROM battles
     """,
-    """
-    CREATE TRIGGER readings_no_update BEFORE UPDATE ON readings
-    BEGIN SELECT RAISE(ABORT, 'readings are append-only'); END
-    """,
-    """
-    CREATE TRIGGER readings_no_delete BEFORE DELETE ON readings
-    BEGIN SELECT RAISE(ABORT, 'readings are append-only'); END
-    """,
+    *_kept_as_written("readings", "readings are append-only"),
 )
 
 def _generation_triggers(tables: tuple[tuple[str, tuple[str, ...]], ...]) -> tuple[str, ...]:
@@ -251,14 +240,7 @@ _V3: tuple[str, ...] = (
     *_generation_triggers((("events", ("INSERT",)), ("games", ("INSERT", "UPDATE")),
                            ("people", ("INSERT", "UPDATE")), ("seats", ("INSERT", "UPDATE", "DELETE")),
                            ("odds", ("INSERT",)), ("settings", ("INSERT", "UPDATE")))),
-    """
-    CREATE TRIGGER odds_no_update BEFORE UPDATE ON odds
-    BEGIN SELECT RAISE(ABORT, 'odds are kept as they were shown'); END
-    """,
-    """
-    CREATE TRIGGER odds_no_delete BEFORE DELETE ON odds
-    BEGIN SELECT RAISE(ABORT, 'odds are kept as they were shown'); END
-    """,
+    *_kept_as_written("odds", "odds are kept as they were shown"),
 )
 
 # v4 (issue 12): create a game at most once per client-chosen key (the ``Idempotency-Key`` of
@@ -274,14 +256,7 @@ _V4: tuple[str, ...] = (
         created_at  TEXT    NOT NULL
     ) WITHOUT ROWID
     """,
-    """
-    CREATE TRIGGER create_keys_no_update BEFORE UPDATE ON create_keys
-    BEGIN SELECT RAISE(ABORT, 'a create key always names the game it created'); END
-    """,
-    """
-    CREATE TRIGGER create_keys_no_delete BEFORE DELETE ON create_keys
-    BEGIN SELECT RAISE(ABORT, 'a create key always names the game it created'); END
-    """,
+    *_kept_as_written("create_keys", "a create key always names the game it created"),
 )
 
 # v5 (issue 16): the game-night log of the other games of an evening (companion.store.nights).
