@@ -19,6 +19,11 @@ from pathlib import Path
 _UNSPECIFIED = {"0.0.0.0", "::", ""}
 
 
+def every_interface(host: str) -> bool:
+    """Whether a server bound to ``host`` listens on every network interface (0.0.0.0, ::)."""
+    return host in _UNSPECIFIED
+
+
 @dataclass(frozen=True)
 class Addresses:
     """The URLs to open on a tablet, best first; ``qr_svg`` encodes ``urls[0]``."""
@@ -73,7 +78,7 @@ def addresses(host: str, port: int, ips: list[str] | None = None,
     one. Loopback only: the loopback URL, which a tablet cannot open (the caller says so)."""
     if local_name is ...:
         local_name = mdns_name()
-    if host in _UNSPECIFIED:
+    if every_interface(host):
         hosts = list(ips if ips is not None else lan_ips())
         if local_name:
             hosts.insert(0, local_name)

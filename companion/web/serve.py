@@ -109,10 +109,11 @@ def _serve(args: argparse.Namespace) -> int:
     signal.signal(signal.SIGINT, stop)
     log.info("data in %s", settings.data_dir.resolve())
     log.info("tower: %s", describe_tower(app))
+    from companion.web.netaddr import addresses, console_lines, every_interface
+
     # Bound to every interface by default: say so, never "0.0.0.0", which no tablet can open.
-    where = "every network interface" if settings.host in ("0.0.0.0", "::", "") else settings.host
+    where = "every network interface" if every_interface(settings.host) else settings.host
     log.info("serving on port %s of %s", server.effective_port, where)
-    from companion.web.netaddr import addresses, console_lines
 
     for line in console_lines(addresses(settings.host, server.effective_port)):
         print(line, flush=True)  # the address to type on the tablets, and its QR code
