@@ -264,8 +264,9 @@ def count_cubes(image: np.ndarray, calibration: Calibration,
     # How many cubes: the blob's cube area — every pixel of a colour, ambiguous or not, plus
     # pixels of no counted colour inside a cube blob (dark bevels, glare, rims) — over one
     # cube's area at this frame's cube size. Which colours: see placing.py; confident pixels
-    # vote fully, ambiguous ones (the next colour nearly as close) a quarter. In an unknown blob (a foreign object touching cubes)
-    # only the colour pixels make cubes: whole cubes beside the object still count.
+    # vote fully, ambiguous ones (the next colour nearly as close) a quarter. In an unknown
+    # blob (a foreign object touching cubes) only the colour pixels make cubes: whole cubes
+    # beside the object still count.
     confident = hist[:, 1:UNKNOWN].astype(np.float64)
     ambiguous = hist[:, 1 + AMBIGUOUS:UNKNOWN + AMBIGUOUS].astype(np.float64)
     votes = confident + 0.25 * ambiguous

@@ -69,9 +69,9 @@ def cube_in_box(image: np.ndarray, sample: Sample) -> np.ndarray:
 
 
 def _tray_looks(image: np.ndarray, box_lab: np.ndarray, box: Box) -> list[Reference]:
-    """The local tray of a sample box: from the box's own border ring, or — when a quarter of
-    that ring is not like the band just outside the box (the box was drawn tight, its border
-    runs over the object) — from that outer band."""
+    """The local tray of a sample box: from the box's own border ring, or — when more than
+    :data:`RING_OFF` of that ring is not like the band just outside the box (the box was drawn
+    tight, its border runs over the object) — from that outer band."""
     x, y, w, h = box
     width = max(2, int(round(0.12 * min(w, h))))
     inner = np.ones((h, w), bool)
