@@ -24,7 +24,6 @@ from flask import Flask
 from gpiozero.exc import GPIOZeroError
 from gpiozero.pins.mock import MockFactory
 
-from companion.config import Settings
 from companion.hw.camera import Camera, open_camera
 from companion.hw.controls import PinConfig, TowerControls
 from companion.hw.errors import CameraUnavailableError, GpioUnavailableError
