@@ -23,7 +23,6 @@ prints numbers; it never fails on them.
 from __future__ import annotations
 
 import argparse
-import http.client
 import json
 import os
 import random
@@ -39,63 +38,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from benchmarks.web import DRAFT, PLAYERS, START, Game, free_port
+from benchmarks.web import DRAFT, PIN, PLAYERS, START, Game, HttpClient, ServerGone, free_port, sign_in
 
 READY_TIMEOUT_S = 60.0
-REQUEST_TIMEOUT_S = 30.0
 LIFE_S = 0.5  # a kill after ready lands uniformly within this many seconds
 EARLY_KILLS = 0.1  # share of kills aimed at the start-up (migration, tower, first requests)
 COUNT_SHARE = 0.5  # share of battles counted by the (simulated) camera before they are resolved
-PIN = "4711"  # the table PIN the server is started with (COMPANION_PIN)
-
-
-class ServerGone(Exception):
-    """The server stopped answering (it was killed)."""
-
-
-# -- HTTP --------------------------------------------------------------------------------------
-
-
-class HttpClient:
-    """A keep-alive JSON client that keeps the session cookie; any transport error (the server
-    was killed) is :class:`ServerGone`."""
-
-    def __init__(self, port: int) -> None:
-        self.port = port
-        self.cookies: dict[str, str] = {}
-        self.conn = http.client.HTTPConnection("127.0.0.1", port, timeout=REQUEST_TIMEOUT_S)
-
-    def call(self, method: str, path: str, body: Any = None, label: str | None = None) -> tuple[int, Any]:
-        headers = {"Content-Type": "application/json", "Origin": f"http://127.0.0.1:{self.port}"}
-        if self.cookies:
-            headers["Cookie"] = "; ".join(f"{k}={v}" for k, v in self.cookies.items())
-        data = None if body is None else json.dumps(body)
-        try:
-            self.conn.request(method, path, body=data, headers=headers)
-            response = self.conn.getresponse()
-            raw = response.read()
-        except (OSError, http.client.HTTPException) as exc:
-            self.conn.close()
-            raise ServerGone(str(exc)) from None
-        for header in response.headers.get_all("Set-Cookie") or ():
-            name, _, value = header.split(";", 1)[0].partition("=")
-            self.cookies[name.strip()] = value.strip()
-        kind = response.getheader("Content-Type", "")
-        return response.status, json.loads(raw) if kind.startswith("application/json") else raw
-
-    def close(self) -> None:
-        self.conn.close()
-
-
-def sign_in(client: HttpClient, pin: str = PIN) -> None:
-    """Sign this client in with the table PIN (the session cookie is kept by the client).
-
-    A server without a PIN route (404/405) needs no signing in."""
-    status, body = client.call("POST", "/api/session", {"pin": pin})
-    if status in (404, 405):
-        return
-    if status >= 300:
-        raise RuntimeError(f"signing in failed: {status} {body}")
 
 
 # -- the server ----------------------------------------------------------------------------------

@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import Any
 
 PIN = "4711"  # the table PIN the benchmark server is started with (COMPANION_PIN)
+REQUEST_TIMEOUT_S = 30.0
 
 PLAYERS = [
     {"color": "red", "name": "Ada", "light_tribe": "elves", "dark_tribe": "demons"},
@@ -43,32 +44,75 @@ DRAFT = {"red": "borderland", "blue": "tribute-pass", "yellow": "the-murk", "pur
          "black": "forge-fire"}
 
 
-class Client:
-    """Keep-alive JSON client; records the latency of every call by label."""
+class ServerGone(Exception):
+    """The server stopped answering (it was killed)."""
+
+
+class HttpClient:
+    """A keep-alive JSON client that keeps the session cookie; any transport error (the server
+    was killed) is :class:`ServerGone`."""
 
     def __init__(self, port: int) -> None:
         self.port = port
-        self.conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+        self.cookies: dict[str, str] = {}
+        self.conn = http.client.HTTPConnection("127.0.0.1", port, timeout=REQUEST_TIMEOUT_S)
+
+    def call(self, method: str, path: str, body: Any = None, label: str | None = None) -> tuple[int, Any]:
+        response, raw = self._exchange(method, path, body, label)
+        kind = response.getheader("Content-Type", "")
+        return response.status, json.loads(raw) if kind.startswith("application/json") else raw
+
+    def _exchange(self, method: str, path: str, body: Any,
+                  label: str | None) -> tuple[http.client.HTTPResponse, bytes]:
+        """Send one request and read its whole answer, keeping any cookie it sets."""
+        headers = {"Content-Type": "application/json", "Origin": f"http://127.0.0.1:{self.port}"}
+        if self.cookies:
+            headers["Cookie"] = "; ".join(f"{k}={v}" for k, v in self.cookies.items())
+        data = None if body is None else json.dumps(body)
+        try:
+            self.conn.request(method, path, body=data, headers=headers)
+            response = self.conn.getresponse()
+            raw = response.read()
+        except (OSError, http.client.HTTPException) as exc:
+            self.conn.close()
+            raise ServerGone(str(exc)) from None
+        for header in response.headers.get_all("Set-Cookie") or ():
+            name, _, value = header.split(";", 1)[0].partition("=")
+            self.cookies[name.strip()] = value.strip()
+        return response, raw
+
+    def close(self) -> None:
+        self.conn.close()
+
+
+def sign_in(client: HttpClient, pin: str = PIN) -> None:
+    """Sign this client in with the table PIN (the session cookie is kept by the client).
+
+    A server without a PIN route (404/405) needs no signing in."""
+    status, body = client.call("POST", "/api/session", {"pin": pin})
+    if status in (404, 405):
+        return
+    if status >= 300:
+        raise RuntimeError(f"signing in failed: {status} {body}")
+
+
+class Client(HttpClient):
+    """:class:`HttpClient` signed in with the table PIN, recording the latency of every call by
+    label (request sent to answer read)."""
+
+    def __init__(self, port: int) -> None:
+        super().__init__(port)
         self.timings: dict[str, list[float]] = {}
-        self.cookie = ""
         status, _ = self.call("POST", "/api/session", {"pin": PIN}, "POST /api/session")
         assert status == 200, "the benchmark server did not take its table PIN"
 
-    def call(self, method: str, path: str, body: Any = None, label: str | None = None) -> tuple[int, Any]:
-        data = None if body is None else json.dumps(body)
+    def _exchange(self, method: str, path: str, body: Any,
+                  label: str | None) -> tuple[http.client.HTTPResponse, bytes]:
         start = time.perf_counter()
-        headers = {"Content-Type": "application/json"}
-        if self.cookie:
-            headers["Cookie"] = self.cookie
-        self.conn.request(method, path, body=data, headers=headers)
-        response = self.conn.getresponse()
-        raw = response.read()
-        if response.getheader("Set-Cookie"):
-            self.cookie = response.getheader("Set-Cookie").split(";", 1)[0]
+        answer = super()._exchange(method, path, body, label)
         elapsed = (time.perf_counter() - start) * 1000
         self.timings.setdefault(label or f"{method} {path}", []).append(elapsed)
-        kind = response.getheader("Content-Type", "")
-        return response.status, json.loads(raw) if kind.startswith("application/json") else raw
+        return answer
 
 
 class Game:
