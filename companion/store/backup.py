@@ -215,7 +215,8 @@ def prune_backups(folder: Path, keep: int) -> list[Path]:
     """Remove the oldest regular backups so that ``keep`` remain; returns the removed files.
     ``before-restore-…`` copies are never removed automatically."""
     removed = []
-    for old in backups(folder)[: max(0, len(backups(folder)) - keep)]:
+    found = backups(folder)
+    for old in found[: max(0, len(found) - keep)]:
         old.unlink(missing_ok=True)
         removed.append(old)
     cutoff = datetime.now(timezone.utc).timestamp() - 3600
@@ -338,7 +339,6 @@ class BackupScheduler:
         self.settings = settings
         self.maintain = maintain
         self.last_error: str | None = None
-        self.made: list[Path] = []
         self._stop = threading.Event()
         self._lock: Any = None
         self._thread = threading.Thread(target=self._loop, name="companion-backup", daemon=True)
@@ -361,8 +361,8 @@ class BackupScheduler:
         """One backup if one is due, then the maintenance; never raises."""
         try:
             if self.due() and self.database.is_file():
-                self.made.append(make_backup(self.database, self.folder, keep=self.settings.keep))
-                log.info("backed up the game database to %s", self.made[-1])
+                made = make_backup(self.database, self.folder, keep=self.settings.keep)
+                log.info("backed up the game database to %s", made)
             self.last_error = None
         except BackupError as exc:
             self.last_error = str(exc)

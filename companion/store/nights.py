@@ -40,6 +40,7 @@ from typing import Any
 from companion.messages import Term, msg
 from companion.store.errors import StoreError, VersionConflictError
 from companion.store.log import GameLog
+from companion.store.people import PersonNotFoundError, current_entry
 from companion.tabletop import GAME_MODULES, parse_event, rules_for, step
 from companion.tabletop.base import Event, Rules, State
 from companion.tabletop.errors import TabletopError, name_seats
@@ -284,11 +285,10 @@ def _check_people(conn: sqlite3.Connection, players: list[dict[str, Any]]) -> li
     for p in players:
         pid = p["person_id"]
         if pid is not None:
-            row = conn.execute("SELECT id, name, merged_into FROM people WHERE id = ?", (pid,)).fetchone()
-            if row is None:
-                raise InvalidNightGameError(msg("tt_err_not_on_roster", n=str(pid)))
-            if row["merged_into"] is not None:
-                row = conn.execute("SELECT id, name FROM people WHERE id = ?", (row["merged_into"],)).fetchone()
+            try:
+                row = current_entry(conn, pid)
+            except PersonNotFoundError:
+                raise InvalidNightGameError(msg("tt_err_not_on_roster", n=str(pid))) from None
             if row["id"] in seen:
                 raise InvalidNightGameError(msg("tt_err_person_twice", name=row["name"]))
             seen.add(row["id"])
@@ -382,7 +382,7 @@ def add_event(log: GameLog, game_id: Any, raw: Any, expected_version: int | None
                      (game_id, row["version"] + 1, payload["type"], json.dumps(payload), now))
         keep_end = row["ended_at"] if row["status"] == "finished" else None
         _write_state(conn, game_id, state, now, keep_end, row["started_at"])
-        return _as_dict(_row(conn, game_id), _linked(conn, game_id), [*events, payload])
+        return _as_dict(_row(conn, game_id), linked, [*events, payload])  # the seats did not change
 
 
 def update_game(log: GameLog, game_id: Any, changes: Any) -> dict[str, Any]:

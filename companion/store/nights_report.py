@@ -22,6 +22,7 @@ from typing import Any
 
 from companion.store.log import GameLog
 from companion.store.nights import _linked, bgg_ids, bgg_key, get_game, minutes, night_of
+from companion.store.stats import _rate
 
 
 def _rows(log: GameLog) -> tuple[list[dict[str, Any]], dict[tuple[int, str], dict[str, Any]]]:
@@ -30,10 +31,6 @@ def _rows(log: GameLog) -> tuple[list[dict[str, Any]], dict[tuple[int, str], dic
             "SELECT id, game, name, status, players, state, winners, started_at, ended_at, notes"
             " FROM tt_games WHERE status <> 'deleting' ORDER BY started_at, id")]
         return rows, _linked(conn)
-
-
-def _rate(part: int, whole: int) -> float | None:
-    return None if whole == 0 else round(part / whole, 3)
 
 
 def _immortals_by_person(log: GameLog) -> dict[int, dict[str, int]]:

@@ -74,7 +74,7 @@ def _row(conn: sqlite3.Connection, person_id: int) -> sqlite3.Row:
     return row
 
 
-def _current(conn: sqlite3.Connection, person_id: int) -> sqlite3.Row:
+def current_entry(conn: sqlite3.Connection, person_id: int) -> sqlite3.Row:
     """The roster entry a (possibly merged) person now lives on."""
     row = _row(conn, person_id)
     seen = {row["id"]}
@@ -131,7 +131,7 @@ def person(log: GameLog, person_id: Any) -> dict[str, Any]:
     """One entry (a merged one answers with the entry it was merged into, and says so)."""
     person_id = _person_id(person_id)
     with log.reading() as conn:
-        row = _current(conn, person_id)
+        row = current_entry(conn, person_id)
         games = conn.execute("SELECT count(*) FROM seats WHERE person_id = ?", (row["id"],)).fetchone()[0]
     return _as_dict(row, games)
 
@@ -143,7 +143,7 @@ def update_person(log: GameLog, person_id: Any, changes: Mapping[str, Any]) -> d
     if unknown:
         raise InvalidPersonError(f"A person has a name and a short name, not {', '.join(sorted(unknown))}.")
     with log._transaction(write=True) as conn:  # noqa: SLF001
-        row = _current(conn, person_id)
+        row = current_entry(conn, person_id)
         name = row["name"]
         short = row["short_name"]
         if "name" in changes:
@@ -163,7 +163,7 @@ def merge_people(log: GameLog, person_id: Any, into_id: Any) -> dict[str, Any]:
     """
     source_id, target_id = _person_id(person_id), _person_id(into_id)
     with log._transaction(write=True) as conn:  # noqa: SLF001
-        source, target = _current(conn, source_id), _current(conn, target_id)
+        source, target = current_entry(conn, source_id), current_entry(conn, target_id)
         if source["id"] == target["id"]:
             raise InvalidPersonError("A person cannot be merged into themselves.")
         both = conn.execute(
@@ -215,7 +215,7 @@ def set_game_seats(log: GameLog, game_id: Any, people: Mapping[str, Any]) -> lis
         for colour, pid in people.items():
             if colour not in colours:
                 raise InvalidSeatError(f"Game {game_id} has no {colour} player.")
-            wanted[colour] = None if pid is None else _current(conn, _person_id(pid))["id"]
+            wanted[colour] = None if pid is None else current_entry(conn, _person_id(pid))["id"]
         chosen = [p for p in wanted.values() if p is not None]
         if len(chosen) != len(set(chosen)):
             raise InvalidSeatError("One person can only play one colour in a game.")

@@ -101,7 +101,8 @@ def _readings(root: Path) -> list[_Reading]:
         if not match or not folder.is_dir():
             continue
         size = sum(p.stat().st_size for p in (folder / n for n in PHOTOS) if p.is_file())
-        out.append(_Reading(folder, int(match.group(1)), _taken(folder), size))
+        if size:  # photos pruned already: nothing left to weigh, so its reading.json is not read
+            out.append(_Reading(folder, int(match.group(1)), _taken(folder), size))
     return sorted(out, key=lambda r: r.taken)
 
 
@@ -117,9 +118,7 @@ def prune_photos(root: Path, unfinished: Iterable[int], settings: RetentionSetti
     report = PruneReport()
     total = sum(r.size for r in readings)
     cap = settings.max_total_mb * 1e6
-    for r in readings:  # oldest first
-        if r.size == 0:
-            continue
+    for r in readings:  # oldest first, each with photos
         if r.game in keep_games:
             report.protected += 1
             continue
