@@ -11,16 +11,19 @@ export class ApiError extends Error {
 }
 
 /** Call the API; resolves with the parsed JSON, rejects with ApiError (never a raw TypeError).
+ *  ``body`` is sent as JSON, or as it is when it is a Blob (a photo, with the Blob's own type).
  *  A change refused for want of the table PIN (401) opens the PIN dialog and is sent once more
  *  after signing in. */
 export async function api(path, { method = "GET", body, headers = {}, pinAsked = false } = {}) {
+  const blob = body instanceof Blob;
   let response;
   try {
     response = await fetch(path, {
       method,
       // The page's language, so errors and warnings come back in it (companion.web.i18n).
-      headers: { ...(body === undefined ? { "Accept-Language": LANG } : { "Content-Type": "application/json", "Accept-Language": LANG }), ...headers },
-      body: body === undefined ? undefined : JSON.stringify(body),
+      headers: { "Accept-Language": LANG,
+        ...(body === undefined ? {} : { "Content-Type": blob ? body.type : "application/json" }), ...headers },
+      body: body === undefined || blob ? body : JSON.stringify(body),
       cache: "no-store",
     });
   } catch (err) {

@@ -2,11 +2,10 @@
 // (the game's colours first, others skippable; optionally plain tray); check → save; history.
 // All coordinates sent to the server are camera pixels (the overlay's viewBox is the photo).
 import { api } from "./api.js";
-import { el, clear, showError, cubeList } from "./dom.js";
+import { el, clear, showError, cubeList, svg } from "./dom.js";
 import { t, colourName } from "./i18n.js";
 
 const COLOURS = ["red", "blue", "yellow", "purple", "black", "green"];
-const SVG = "http://www.w3.org/2000/svg";
 const image = document.getElementById("camera-image");
 const overlay = document.getElementById("camera-overlay");
 const errorBox = document.getElementById("camera-error");
@@ -24,12 +23,6 @@ const page = {
   current: null, // the colour the next tap is for ("background" for plain tray)
   checked: false,
 };
-
-function svg(tag, attrs) {
-  const node = document.createElementNS(SVG, tag);
-  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, String(v));
-  return node;
-}
 
 function defaultOutline([w, h]) {
   return [[0.1 * w, 0.1 * h], [0.9 * w, 0.1 * h], [0.9 * w, 0.9 * h], [0.1 * w, 0.9 * h]].map((p) => p.map(Math.round));

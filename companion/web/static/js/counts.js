@@ -8,7 +8,7 @@
 import { api } from "./api.js";
 import { el, showError, stepper } from "./dom.js";
 import { t, colourName } from "./i18n.js";
-import { zoomable } from "./photo_view.js";
+import { readingOf, zoomable } from "./photo_view.js";
 
 const DEVICE_KEY = "companion-device";
 
@@ -68,7 +68,8 @@ export function pressBlock(ctx, onReading) {
     }
     check.disabled = false;
   } }, t("tray_check"));
-  api("/api/tower").then((tower) => { if (!tower.simulated && !tower.empty_tray_ready) check.hidden = false; }).catch(() => {});
+  const towerNow = api("/api/tower"); // one request for the check button and the calibration notice
+  towerNow.then((tower) => { if (!tower.simulated && !tower.empty_tray_ready) check.hidden = false; }).catch(() => {});
   // Another tablet (or the tower's button) checked the tray: every tablet follows.
   const onTower = (event) => {
     if (!block.isConnected) { document.removeEventListener("companion:tower", onTower); return; }
@@ -78,7 +79,7 @@ export function pressBlock(ctx, onReading) {
   };
   document.addEventListener("companion:tower", onTower);
   const notice = el("p", { class: "notice", id: "calibration-notice", role: "note", hidden: true });
-  calibrationGaps(ctx).then((missing) => {
+  calibrationGaps(ctx, towerNow).then((missing) => {
     if (!missing.length) return;
     const words = missing === UNCALIBRATED ? t("camera_not_calibrated")
       : t("camera_lacks_colours", { colours: missing.map(colourName).join(", ") });
@@ -113,11 +114,12 @@ async function showTrayLeft(error, ctx) {
 }
 
 /** The game's colours (and green) that the camera's calibration has no sample of — the tablet
- *  says so before the throw; the server refuses a camera count for them anyway. */
+ *  says so before the throw; the server refuses a camera count for them anyway. ``towerStatus``:
+ *  the pending answer of GET /api/tower (shared with the check button). */
 const UNCALIBRATED = ["(no calibration)"]; // every colour is missing: no calibration at all
-async function calibrationGaps(ctx) {
+async function calibrationGaps(ctx, towerStatus) {
   try {
-    const tower = await api("/api/tower");
+    const tower = await towerStatus;
     if (tower.camera?.ok && tower.calibrated === false) return UNCALIBRATED;
     if (!tower.calibrated || !Array.isArray(tower.calibrated_colors)) return [];
     const known = new Set(tower.calibrated_colors);
@@ -129,16 +131,8 @@ async function calibrationGaps(ctx) {
 
 /** What the camera doubted in the stored reading (least sure first), or [] — for the
  *  correction screen, so the players check those first. */
-const storedReadings = new Map(); // a stored reading never changes: asked once per page
-function storedReading(readingId) {
-  if (!readingId) return Promise.resolve({});
-  if (!storedReadings.has(readingId)) {
-    storedReadings.set(readingId, api(`/api/readings/${readingId}`)
-      .then((answer) => answer.reading || {})
-      .catch(() => { storedReadings.delete(readingId); return {}; }));
-  }
-  return storedReadings.get(readingId);
-}
+// The full-screen photo view asks the same reading: one cache for both (photo_view.js).
+const storedReading = (readingId) => (readingId ? readingOf(readingId).catch(() => ({})) : Promise.resolve({}));
 function doubtsOf(readingId) {
   return storedReading(readingId).then((r) => (Array.isArray(r.doubtful) ? r.doubtful : []));
 }

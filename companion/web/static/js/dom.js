@@ -24,6 +24,13 @@ function append(node, children) {
   }
 }
 
+/** An SVG element with ``attrs`` set as attributes (for overlays drawn over a photo). */
+export function svg(tag, attrs = {}) {
+  const node = document.createElementNS("http://www.w3.org/2000/svg", tag);
+  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, String(v));
+  return node;
+}
+
 export function clear(node, ...children) {
   node.replaceChildren();
   append(node, children);

@@ -69,7 +69,8 @@ export function renderPanel(host, ctx, { force = false } = {}) {
     host.dataset.phase = s.phase;
     loadOptions(ctx).then((fresh) => { if (fresh) renderPanel(host, ctx, { force: true }); });
     shownKey = key;
-    return clear(host, SCREENS[s.phase](ctx));
+    return clear(host, el("div", {}, turnHeader(ctx, `phase_${s.phase}`),
+      el("p", { class: "muted", id: "choices-loading" }, t("choices_loading"))));
   }
   host.dataset.options = needsOptions(ctx) ? "ready" : "none";
   shownKey = key;
@@ -143,9 +144,6 @@ function deploymentPanel(ctx) {
             : { name: "region", kind: "region", optional: true, help: t("deploy_start_region_help") },
         ].filter(Boolean) })));
   }
-  if (needsOptions(ctx) && ctx.optionsKey !== optionsKey(s)) {
-    return el("div", {}, turnHeader(ctx, "phase_deployment"), el("p", { class: "muted", id: "choices-loading" }, t("choices_loading")));
-  }
   // Only unoccupied regions (legal options): "if all regions matching a player's conflict
   // cards are occupied, the player … does not place any armies".
   const empty = ctx.options?.commands?.deploy?.where || [];
@@ -202,9 +200,6 @@ function reinforcementsPanel(ctx) {
   const p = s.active ? s.player(s.active) : null;
   const picker = actingPlayer(ctx);
   const allowance = p ? { light: Math.floor(p.limbo.light / 3), dark: Math.floor(p.limbo.dark / 3) } : null;
-  if (needsOptions(ctx) && ctx.optionsKey !== optionsKey(s)) {
-    return el("div", {}, turnHeader(ctx, "phase_reinforcements"), el("p", { class: "muted", id: "choices-loading" }, t("choices_loading")));
-  }
   // Only realms with an army to send, only regions of that realm with an own army, at most one
   // army per full three in that limbo (legal options of the player whose turn it is).
   const legal = ctx.options?.commands?.reinforce?.realms;
@@ -235,9 +230,6 @@ let actionsOf = null; // whose action panel was drawn last (to notice a form the
 
 function actionsPanel(ctx) {
   const s = ctx.state;
-  if (needsOptions(ctx) && ctx.optionsKey !== optionsKey(s)) {
-    return el("div", {}, turnHeader(ctx, "phase_actions"), el("p", { class: "muted", id: "choices-loading" }, t("choices_loading")));
-  }
   const picker = actingPlayer(ctx);
   const formHost = el("div", { class: "action-form" });
   const openKey = `actions-open|${s.active ?? ""}`;

@@ -3,25 +3,19 @@
 // reading's `cubes`: x, y in photo pixels, optional bbox), so the table can check it against
 // the real tray. Esc, the close button or a tap on the photo closes it.
 import { api } from "./api.js";
-import { el, clear } from "./dom.js";
+import { el, clear, svg } from "./dom.js";
 import { t, colourName } from "./i18n.js";
 
-const SVG = "http://www.w3.org/2000/svg";
 const STROKE = { red: "#ff5252", blue: "#448aff", yellow: "#ffd600", purple: "#e040fb", black: "#ffffff", green: "#69f0ae" };
 const readings = new Map(); // a stored reading never changes: asked once per page
 
-function readingOf(id) {
+/** A stored reading (``GET /api/readings/<id>``'s `reading`), fetched once per page. */
+export function readingOf(id) {
   if (!readings.has(id)) {
     readings.set(id, api(`/api/readings/${id}`).then((answer) => answer.reading || answer)
       .catch((err) => { readings.delete(id); throw err; }));
   }
   return readings.get(id);
-}
-
-function svg(tag, attrs) {
-  const node = document.createElementNS(SVG, tag);
-  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, String(v));
-  return node;
 }
 
 /** Rings over the photo, in the photo's own pixel coordinates (the SVG's viewBox). */

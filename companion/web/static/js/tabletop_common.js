@@ -68,11 +68,7 @@ export async function uploadPhoto(gameId, file) {
   canvas.height = Math.round(bitmap.height * scale);
   canvas.getContext("2d").drawImage(bitmap, 0, 0, canvas.width, canvas.height);
   const blob = await new Promise((resolve) => canvas.toBlob(resolve, "image/jpeg", 0.85));
-  const response = await fetch(`${BASE}/games/${gameId}/photo`, {
-    method: "PUT", headers: { "Content-Type": "image/jpeg", "Accept-Language": LANG }, body: blob });
-  const data = await response.json().catch(() => null);
-  if (!response.ok) throw new Error(data?.error?.message || t("err_server", { status: response.status }));
-  return data;
+  return api(`${BASE}/games/${gameId}/photo`, { method: "PUT", body: blob }); // a JPEG Blob
 }
 
 export const catalogue = () => api(`${BASE}/catalogue`);
