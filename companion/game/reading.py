@@ -118,11 +118,6 @@ def summary_message(events: list[dict[str, Any]], limit: int = 3,
     return msg("news_lines", lines=lines)
 
 
-def summary(events: list[dict[str, Any]], limit: int = 3) -> str:
-    """:func:`summary_message` in English."""
-    return str(summary_message(events, limit))
-
-
 def stale_message(events: list[dict[str, Any]], limit: int = 3,
                   names: Mapping[str, str] | None = None) -> Message:
     """"Red was corrected to 5 on another tablet — check and apply again." for the events a

@@ -16,9 +16,6 @@ log = logging.getLogger("companion.web")
 
 bp = Blueprint("api_tower", __name__, url_prefix="/api")
 
-BUTTONS = ("count", "cancel")
-
-
 def tower_body() -> dict:
     rt = runtime()
     return {"simulated": bool(rt.tower.simulated), **rt.tower.status()}
