@@ -106,7 +106,7 @@ def board_gaps(board: Board) -> list[Gap]:
         gaps.append(Gap("adjacency", f"Neighbours not entered for {len(open_)} regions: an attack or a move "
                         "between regions not known to border each other is allowed with a warning.",
                         names, tuple(r.id for r in open_), "regions"))
-    dry = [r for r in board.regions.values() if "light" in region_missing(r) or "dark" in region_missing(r)]
+    dry = [r for r in board.regions.values() if {"light", "dark"} & set(region_missing(r))]
     if dry:
         names = tuple(r.name for r in dry)
         gaps.append(Gap("resources", f"Resources not entered for {len(dry)} regions: extracting gold or energy "

@@ -19,7 +19,6 @@ from .errors import (GameError, IllegalActionError, InvalidCommandError, NoSpace
 from .state import GameState
 from .wording import player as who
 
-MAGIC_SPACES = sp.MAGIC_SPACE_COUNT  # red-framed magic spaces on every player board
 Node = tuple[str, str]  # (region, realm)
 
 

@@ -36,8 +36,6 @@ from .engine import RULES, allowed_commands
 from .state import GameState
 
 Node = tuple[str, str]
-ACTION_TYPES = ("extract_gold", "extract_energy", "transition_3", "construct", "demons_shrine",
-                "attack", "move", *MAGIC, "forfeit", "pass")
 
 
 def _node(n: Node, **extra: Any) -> dict[str, Any]:

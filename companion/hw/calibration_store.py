@@ -391,17 +391,18 @@ class CalibrationStore:
             shutil.rmtree(folder, ignore_errors=True)
             raise
         self._activate(entry_id, calibration)
-        return self._entry(entry_id)
+        return self._entry(entry_id, self.active_id())
 
     def list(self) -> list[Entry]:
         """Kept calibrations, newest first."""
         if not self.root.is_dir():
             return []
         entries = []
+        active = self.active_id()  # read once, not once per kept calibration
         for folder in self.root.iterdir():
             if _ID.match(folder.name) and (folder / "meta.json").is_file():
                 try:
-                    entries.append(self._entry(folder.name))
+                    entries.append(self._entry(folder.name, active))
                 except (OSError, ValueError):
                     continue  # a damaged entry is left out, never shown half
         return sorted(entries, key=lambda e: e.id, reverse=True)
@@ -445,10 +446,11 @@ class CalibrationStore:
             raise UnknownCalibrationError("There is no such saved calibration; it may have been deleted.")
         return self.root / entry_id
 
-    def _entry(self, entry_id: str) -> Entry:
+    def _entry(self, entry_id: str, active: str | None) -> Entry:
+        """The kept calibration ``entry_id``; ``active`` is :meth:`active_id`."""
         meta = json.loads((self.root / entry_id / "meta.json").read_text(encoding="utf-8"))
         return Entry(entry_id, str(meta["created_at"]), tuple(meta.get("colors", ())),
-                     tuple(meta.get("warnings", ())), self.active_id() == entry_id)
+                     tuple(meta.get("warnings", ())), active == entry_id)
 
 
 def _thumbnail(photo: np.ndarray, calibration: Calibration) -> np.ndarray:
