@@ -17,9 +17,8 @@ from flask import Blueprint, Flask, Response, current_app, jsonify, send_file
 from pydantic import Field
 
 from companion.hw.calibration_store import CalibrationStore, check_setup, jpeg, parse_setup
-from companion.hw.errors import TrayNotEmptyError
 from companion.hw.settings import hardware_settings
-from companion.web.api.errors import ApiError, error_response
+from companion.web.api.errors import ApiError
 from companion.web.api.runtime import runtime
 from companion.web.api.shapes import Answer, Counts, Request
 from companion.web.api.spec import Named, Says, accepts, operation, responds
@@ -291,12 +290,6 @@ def simulated_tray(body: SimulatedTray) -> Response:
         raise SimulatedTowerOnlyError("This is a real tower: put cubes in its tray by hand.")
     tower.simulator.place(body.cubes.as_dict())
     return jsonify(tower.simulator.tray)
-
-
-@bp.app_errorhandler(TrayNotEmptyError)
-def _tray_not_empty(exc: TrayNotEmptyError) -> Response:
-    """Not a broken camera: the players must clear the tray (409, the tablets say what lies there)."""
-    return error_response(type(exc).__name__, str(exc), 409)
 
 
 # -- find the app -------------------------------------------------------------------------------

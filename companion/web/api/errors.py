@@ -60,7 +60,7 @@ def _status_table() -> list[tuple[type[BaseException], int]]:
     """Most specific first. Imported here, not at module level, so this module stays importable
     by tools that only want the classes above."""
     from companion.hw.calibration_store import UnknownCalibrationError
-    from companion.hw.errors import CountCancelledError, CountInProgressError, HardwareError
+    from companion.hw.errors import CountCancelledError, CountInProgressError, HardwareError, TrayNotEmptyError
     from companion.store.errors import (
         CreateKeyReusedError,
         DatabaseUnusableError,
@@ -84,6 +84,7 @@ def _status_table() -> list[tuple[type[BaseException], int]]:
         (CreateKeyReusedError, 409),  # an Idempotency-Key already made another game
         (CountInProgressError, 409),  # the other press wins; the reading reaches everyone anyway
         (CountCancelledError, 409),  # someone pressed cancel: not a broken camera
+        (TrayNotEmptyError, 409),  # the players clear the tray (the tablets say what lies there)
         (HardwareError, 503),  # camera/buttons not available: the UI offers manual entry
         (ValueError, 400),
         (CompanionError, 400),  # a rule said no (e.g. not your turn): the move is refused
