@@ -15,7 +15,9 @@ the status says what the client should do (see the "HTTP API" section of docs/CO
 from __future__ import annotations
 
 import logging
-from typing import Any
+from collections.abc import Callable
+from functools import wraps
+from typing import Any, TypeVar
 
 from flask import Flask, Response, jsonify, request
 from werkzeug.exceptions import HTTPException
@@ -41,6 +43,26 @@ class NotFoundError(ApiError, ValueError):
     """The thing asked for does not exist (a reading, a photo)."""
 
     status = 404
+
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def not_found_is_404(error: type[Exception]) -> Callable[[F], F]:
+    """A view decorator: the store's ``error`` for an unknown thing (a ``ValueError`` there, so
+    400) answers 404 like an unknown game, in the error's own words (a catalogue message stays
+    one, said in the device's language)."""
+    def decorate(view: F) -> F:
+        @wraps(view)
+        def wrapper(*args: Any, **kwargs: Any) -> Any:
+            try:
+                return view(*args, **kwargs)
+            except error as exc:
+                raise NotFoundError(*exc.args) from None
+
+        return wrapper  # type: ignore[return-value]
+
+    return decorate
 
 
 class NoPendingBattleError(ApiError, ValueError):

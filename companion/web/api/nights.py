@@ -14,14 +14,12 @@ folder (``DATA_DIR/tabletop-photos``); the database keeps its file name.
 from __future__ import annotations
 
 import secrets
-from collections.abc import Callable
-from functools import wraps
 from pathlib import Path
-from typing import Any, TypeVar
 
 from flask import Blueprint, Response, jsonify, request, send_file
 
-from companion.web.api.errors import NotFoundError
+from companion.store.nights import NightGameNotFoundError
+from companion.web.api.errors import NotFoundError, not_found_is_404
 from companion.web.api.runtime import runtime
 from companion.web.api.shapes_nights import (
     BggIds,
@@ -37,7 +35,6 @@ from companion.web.api.shapes_nights import (
 from companion.web.api.spec import accepts, operation, responds
 
 bp = Blueprint("api_nights", __name__, url_prefix="/api/tabletop")
-F = TypeVar("F", bound=Callable[..., Any])
 PHOTO_FOLDER = "tabletop-photos"
 
 
@@ -53,18 +50,7 @@ def _tell_the_other_devices(response: Response) -> Response:
     return response
 
 
-def _not_found_is_404(view: F) -> F:
-    """An unknown game-night game is a 404 like an unknown game (the store says ValueError)."""
-    from companion.store.nights import NightGameNotFoundError
-
-    @wraps(view)
-    def wrapper(*args: Any, **kwargs: Any) -> Any:
-        try:
-            return view(*args, **kwargs)
-        except NightGameNotFoundError as exc:
-            raise NotFoundError(str(exc)) from None
-
-    return wrapper  # type: ignore[return-value]
+_not_found_is_404 = not_found_is_404(NightGameNotFoundError)
 
 
 def _photos() -> Path:

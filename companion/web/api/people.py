@@ -2,33 +2,19 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from functools import wraps
-from typing import Any, TypeVar
 
 from flask import Blueprint, Response, jsonify
 
-from companion.web.api.errors import NotFoundError
+from companion.store.people import PersonNotFoundError
+from companion.web.api.errors import not_found_is_404
 from companion.web.api.runtime import runtime
 from companion.web.api.shapes_stats import GameSeats, Merge, NewPerson, Person, PersonChange, SeatLinks
 from companion.web.api.spec import accepts, operation, responds
 
 bp = Blueprint("api_people", __name__, url_prefix="/api")
-F = TypeVar("F", bound=Callable[..., Any])
 
 
-def _not_found_is_404(view: F) -> F:
-    """An unknown person is a 404 like an unknown game (the store says ValueError: 400)."""
-    from companion.store.people import PersonNotFoundError
-
-    @wraps(view)
-    def wrapper(*args: Any, **kwargs: Any) -> Any:
-        try:
-            return view(*args, **kwargs)
-        except PersonNotFoundError as exc:
-            raise NotFoundError(str(exc)) from None
-
-    return wrapper  # type: ignore[return-value]
+_not_found_is_404 = not_found_is_404(PersonNotFoundError)
 
 
 @bp.get("/people")

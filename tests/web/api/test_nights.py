@@ -60,7 +60,11 @@ def test_bad_entries_get_a_sentence_and_change_nothing(client):
     after = ok(client.get(f"{BASE}/games/{game['id']}"))
     assert after["version"] == 30 and len(after["events"]) == 30
     assert "never" not in error_of(client.post(f"{BASE}/games/{game['id']}/events", json={}), 400)["message"]
-    error_of(client.post(f"{BASE}/games/999/events", json={"event": {"type": "end_turn"}}), 404)
+    missing = error_of(client.post(f"{BASE}/games/999/events", json={"event": {"type": "end_turn"}}), 404)
+    assert missing["kind"] == "NotFoundError" and "999" in missing["message"]
+    # The store's catalogue message survives the 404: a German device reads it in German.
+    german = error_of(client.get(f"{BASE}/games/999", headers={"Accept-Language": "de"}), 404)
+    assert german["message"] == "Es gibt kein Spieleabend-Spiel mit der Nummer 999."
 
 
 def test_a_score_sheet_and_a_generic_game_are_logged_in_one_go(client):
