@@ -46,10 +46,10 @@ from pydantic import Field
 from companion.web.api.errors import ApiError, error_response
 from companion.web.api.shapes import Answer, Request
 from companion.web.api.spec import Named, Says, accepts, operation, responds
+from companion.web.security import SAFE_METHODS
 from companion.web.table_pin import Credentials, PinStore
 
 EXTENSION_KEY = "companion.auth"
-SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 SESSION_LIFETIME = timedelta(days=365)
 _SIGNED_IN = "table"  # the session key that marks a signed-in device
 _ALL = "*"  # the key of the limiter over all addresses

@@ -14,11 +14,11 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from companion.tabletop import GAME_MODULES
 from companion.web.api.shapes import NO_CONTROL, Answer, Request, Version
-from companion.web.api.spec import Named, Says
+from companion.web.api.spec import MAX_ID, Named, Says
 
 Time = Annotated[str | None, Field(max_length=40),
                  Says("a date and time like 2026-11-24T19:30:00Z")]
-PersonId = Annotated[int | None, Field(ge=1, le=2**63 - 1), Says("the number of someone on the roster")]
+PersonId = Annotated[int | None, Field(ge=1, le=MAX_ID), Says("the number of someone on the roster")]
 
 
 class PlayerIn(Request):

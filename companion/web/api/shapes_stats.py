@@ -12,6 +12,8 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field
 
+from companion.game.colors import PLAYER_COLORS
+from companion.store.export_all import TABLES
 from companion.web.api.shapes import NO_CONTROL, SOME_TEXT, Answer, Id, Request
 from companion.web.api.spec import Named, Says
 
@@ -167,7 +169,7 @@ class Merge(Request):
 
 class SeatLinks(Request):
     people: Annotated[
-        dict[Literal["red", "blue", "yellow", "purple", "black"], Annotated[Id | None, Says("a person's number or null")]],
+        dict[Literal[PLAYER_COLORS], Annotated[Id | None, Says("a person's number or null")]],  # type: ignore[valid-type]
         Named('"people"'), Says("an object {colour: person number or null}"),
     ]
 
@@ -177,5 +179,5 @@ class BgStats(Answer):
     data: dict[str, Any]
 
 
-EXPORT_TABLE = {"name": {"schema": {"enum": ["games", "seats", "rounds", "battles"]},
+EXPORT_TABLE = {"name": {"schema": {"enum": list(TABLES)},  # what export_csv takes, all of it
                          "description": "The table."}}
