@@ -17,7 +17,7 @@ from typing import Any
 
 from flask import Blueprint, Response, make_response, render_template, request
 
-from companion.web.i18n import COOKIE_NAME, LANGUAGES, choose_language, strings
+from companion.web.i18n import COOKIE_NAME, LANGUAGES, request_language, strings
 
 bp = Blueprint(
     "pages",
@@ -52,11 +52,7 @@ def _modules(entry: str) -> tuple[str, ...]:
 def _render(template: str, page: str, entry: str, **context: Any) -> Response:
     """Render ``template`` in the request's language; remember an explicit ``?lang=`` choice."""
     asked = request.args.get("lang")
-    lang = choose_language(
-        query=asked,
-        cookie=request.cookies.get(COOKIE_NAME),
-        accept_language=request.headers.get("Accept-Language"),
-    )
+    lang = request_language()
     texts = strings(lang)
     response = make_response(
         render_template(template, t=texts, lang=lang, languages=LANGUAGES, page=page,

@@ -11,9 +11,7 @@ Guarantees:
 
 from __future__ import annotations
 
-import json
-from functools import lru_cache
-from importlib import resources
+from companion.messages import catalogue
 
 LANGUAGES: tuple[str, ...] = ("en", "de")
 DEFAULT_LANGUAGE = "en"
@@ -24,17 +22,11 @@ class UnknownLanguageError(ValueError):
     """A language was asked for that the companion has no strings for."""
 
 
-@lru_cache(maxsize=len(LANGUAGES))
-def _load(lang: str) -> dict[str, str]:
-    text = resources.files(__package__).joinpath(f"{lang}.json").read_text(encoding="utf-8")
-    return json.loads(text)
-
-
 def strings(lang: str) -> dict[str, str]:
     """All interface strings of ``lang`` (a copy). Raises :class:`UnknownLanguageError`."""
     if lang not in LANGUAGES:
         raise UnknownLanguageError(f"There are no texts in the language {lang!r}.")
-    return dict(_load(lang))
+    return dict(catalogue(lang))  # the one copy the server reads (companion.messages)
 
 
 def parse_accept_language(header: str | None) -> list[str]:
