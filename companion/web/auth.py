@@ -43,7 +43,7 @@ from flask.sessions import SecureCookieSessionInterface
 from itsdangerous import URLSafeTimedSerializer
 from pydantic import Field
 
-from companion.web.api.errors import ApiError, error_response
+from companion.web.api.errors import ApiError
 from companion.web.api.shapes import Answer, Request
 from companion.web.api.spec import Named, Says, accepts, operation, responds
 from companion.web.security import SAFE_METHODS
@@ -66,9 +66,7 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 
 class AuthError(ApiError):
-    """Root of the sign-in errors; ``headers`` go out with the JSON error."""
-
-    headers: dict[str, str] = {}
+    """Root of the sign-in errors (their ``headers`` go out with the answer, see ApiError)."""
 
 
 class PinRequiredError(AuthError):
@@ -223,7 +221,6 @@ def init_auth(app: Flask) -> PinStore:
         SESSION_REFRESH_EACH_REQUEST=False,  # signed once at sign-in, not on every answer
     )
     app.before_request(_require_pin)
-    app.register_error_handler(AuthError, _auth_error)
     app.register_blueprint(bp)
     return store
 
@@ -241,13 +238,6 @@ def _require_pin() -> None:
             return
     if not signed_in():
         raise PinRequiredError()
-
-
-def _auth_error(exc: AuthError) -> Response:
-    response = error_response(type(exc).__name__, str(exc), exc.status)
-    for name, value in exc.headers.items():
-        response.headers[name] = value
-    return response
 
 
 # -- routes ------------------------------------------------------------------------------------

@@ -30,9 +30,11 @@ log = logging.getLogger("companion.web")
 
 
 class ApiError(CompanionError):
-    """Root of the errors raised by the HTTP layer itself."""
+    """Root of the errors raised by the HTTP layer itself; ``headers`` go out with the JSON
+    error (``WWW-Authenticate`` of a 401, ``Retry-After`` of a 429)."""
 
     status = 400
+    headers: dict[str, str] = {}
 
 
 class MalformedRequestError(ApiError, ValueError):
@@ -145,7 +147,9 @@ def register_error_handlers(app: Flask) -> None:
         status = status_for(exc, table)
         if status >= 500 and status != 503:
             log.exception("unexpected companion error", exc_info=exc)
-        return error_response(type(exc).__name__, localize(exc, request_language()), status)
+        response = error_response(type(exc).__name__, localize(exc, request_language()), status)
+        response.headers.update(getattr(exc, "headers", {}))
+        return response
 
     @app.errorhandler(HTTPException)
     def _http_error(exc: HTTPException) -> Response | HTTPException:
