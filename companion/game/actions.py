@@ -118,15 +118,22 @@ def _build(state: GameState, ch: Changes, color: str, region: str, realm: str, b
     ch.player(color, "vp", BUILD_VP[building])
 
 
+def building_cost(state: GameState, color: str, building: str) -> Cost | None:
+    """The price printed on the player's board (light tribe first), or None when not entered."""
+    p = state.player(color)
+    for tribe_id in (p.light_tribe, p.dark_tribe):
+        tribe = state.board.tribes.get(tribe_id)
+        if tribe is not None and tribe.costs.get(building) is not None:
+            return tribe.costs[building]
+    return None
+
+
 def construct(state: GameState, cmd: c.Construct) -> Changes:
     ch = Changes()
     use_space(state, ch, cmd.player, "construct", "construct")
     needs_army(state, cmd.player, cmd.region, cmd.realm, Term(f"why_build_{cmd.building}", f"build a {cmd.building} there"))
     _building_allowed(state, ch, cmd.region, cmd.realm, cmd.building)
-    p = state.player(cmd.player)
-    printed = None
-    for tribe in (state.board.tribes[p.light_tribe], state.board.tribes[p.dark_tribe]):
-        printed = printed or tribe.costs.get(cmd.building)
+    printed = building_cost(state, cmd.player, cmd.building)
     if printed is None and cmd.cost is None:
         raise InvalidCommandError(
             f"The board data does not know what a {cmd.building} costs {display(cmd.player)}; "

@@ -56,6 +56,24 @@ def leave_problem(state: GameState, color: str, node: Node, armies: int, verb: s
     return None
 
 
+def target_problem(state: GameState, color: str, target: Node) -> GameError | None:
+    """An attack's target may be empty or held by one other player: not one's own region, not
+    a region two players share."""
+    occupants = state.region(*target).occupants()
+    if color in occupants:
+        return IllegalActionError(msg("err_attack_own", player=who(state, color), region=place(state, *target)))
+    if len(occupants) > 1:
+        return IllegalActionError(msg("err_two_occupants", region=place(state, *target),
+                                      players=[who(state, o) for o in occupants]))
+    return None
+
+
+def attack_space(state: GameState, color: str) -> str:
+    """The action space a plain attack takes: the attack space, or the attack-or-move space
+    once that is used."""
+    return "attack" if "attack" not in state.used.get(color, []) else "attack_or_move"
+
+
 def pay_problem(state: GameState, color: str, gold: int, energy: int, what: str | Term) -> GameError | None:
     p = state.player(color)
     if p.gold >= gold and p.energy >= energy:

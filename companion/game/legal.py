@@ -26,10 +26,10 @@ from __future__ import annotations
 from typing import Any
 
 from . import spaces as sp
-from .actions import BUILD_VP, MAGIC, MOVE, TRANSITION_3
+from .actions import BUILD_VP, MAGIC, MOVE, TRANSITION_3, building_cost, transition_problem, transition_size
 from .board import BUILDINGS, Cost
-from .checks import (army_problem, building_problem, leave_problem, pay_problem, reachable,
-                     space_problem, step)
+from .checks import (army_problem, attack_space, building_problem, leave_problem, pay_problem, reachable,
+                     space_problem, step, target_problem)
 from .colors import REALMS, other_realm
 from .commands import COMPENSATIONS
 from .engine import RULES, allowed_commands
@@ -87,19 +87,9 @@ def _transition_3(state: GameState, color: str) -> dict[str, Any] | None:
     special = tribe is not None and _affordable(state, color, tribe.special.cost)
     if not (plain or special):
         return None
-    limbo = state.player(color).limbo
-    where = [_node(n, armies=min(3, limbo[n[1]])) for n in own_nodes(state, color) if limbo[n[1]] > 0]
+    where = [_node(n, armies=transition_size(state, color, n[1], 3, None)) for n in own_nodes(state, color)
+             if transition_problem(state, color, n[1], 3, None) is None]
     return {"where": where, "plain": plain, "special": special} if where else None
-
-
-def building_cost(state: GameState, color: str, building: str) -> Cost | None:
-    """The price printed on the player's board (light tribe first), or None when not entered."""
-    p = state.player(color)
-    for tribe_id in (p.light_tribe, p.dark_tribe):
-        tribe = state.board.tribes.get(tribe_id)
-        if tribe is not None and tribe.costs.get(building) is not None:
-            return tribe.costs[building]
-    return None
 
 
 def _builds(state: GameState, color: str, buildings: tuple[str, ...], cost_of) -> list[dict[str, Any]]:
@@ -142,9 +132,9 @@ def attack_targets(state: GameState, color: str, src: Node) -> list[dict[str, An
         ok = True if via else step(state, src, dst)
         if ok is False:
             continue
-        occupants = state.region(*dst).occupants()
-        if color in occupants or len(occupants) > 1:
+        if target_problem(state, color, dst) is not None:
             continue
+        occupants = state.region(*dst).occupants()
         out.append(_node(dst, via_portal=via, defender=occupants[0] if occupants else None,
                          checked=ok is True))
     return out
@@ -163,8 +153,7 @@ def _sources(state: GameState, color: str, verb: str) -> list[tuple[Node, int]]:
 def _attack(state: GameState, color: str) -> dict[str, Any] | None:
     """{from: [node + max (armies that may attack) + targets], plain: bool, specials: [tribe id]}.
     ``plain``: the attack (or the attack-or-move) space is free."""
-    used = state.used.get(color, [])
-    plain = _space_free(state, color, "attack" if "attack" not in used else "attack_or_move")
+    plain = _space_free(state, color, attack_space(state, color))
     tribe = _special(state, color, "attack")
     specials = [tribe.id] if tribe is not None and _affordable(state, color, tribe.special.cost) else []
     if not (plain or specials):
@@ -177,10 +166,11 @@ def _attack(state: GameState, color: str) -> dict[str, Any] | None:
     return {"from": sources, "plain": plain, "specials": specials} if sources else None
 
 
-def move_steps(state: GameState, color: str) -> dict[str, list[dict[str, Any]]]:
+def move_steps(state: GameState, color: str, mine: list[Node] | None = None) -> dict[str, list[dict[str, Any]]]:
     """For path picking: from each own node, the own nodes one step away
-    ({"region|realm": [node + checked]})."""
-    mine = own_nodes(state, color)
+    ({"region|realm": [node + checked]}). ``mine``: :func:`own_nodes`, when known already."""
+    if mine is None:
+        mine = own_nodes(state, color)
     out: dict[str, list[dict[str, Any]]] = {}
     for a in mine:
         nxt = []
@@ -196,17 +186,17 @@ def _move(state: GameState, color: str) -> dict[str, Any] | None:
     """{from: [node + max + targets: [node + checked]], steps: move_steps, cost}."""
     if not _space_free(state, color, "attack_or_move") or not _affordable(state, color, MOVE):
         return None
-    mine = set(own_nodes(state, color))
+    mine = own_nodes(state, color)  # once: the state does not change while the options are read
     sources = []
     for n, most in _sources(state, color, "move"):
         known = reachable(state, color, n, allow_unknown=False)
         maybe = reachable(state, color, n, allow_unknown=True)
-        targets = [_node(t, checked=t in known) for t in own_nodes(state, color) if t != n and t in maybe and t in mine]
+        targets = [_node(t, checked=t in known) for t in mine if t != n and t in maybe]
         if targets:
             sources.append(_node(n, max=most, targets=targets))
     if not sources:
         return None
-    return {"from": sources, "steps": move_steps(state, color), "cost": MOVE.to_dict()}
+    return {"from": sources, "steps": move_steps(state, color, mine), "cost": MOVE.to_dict()}
 
 
 # --- magic cards ----------------------------------------------------------------------------------
@@ -221,12 +211,12 @@ def _transition_magic(state: GameState, color: str, command: str, size: int) -> 
     """{realms: [{realm, armies (exactly that many: min(size, limbo)), regions: [region ids]}]}."""
     if not _magic_free(state, color, command):
         return None
-    limbo = state.player(color).limbo
     realms = []
     for realm in REALMS:
         regions = [r for r, _ in own_nodes(state, color, realm)]
-        if limbo[realm] > 0 and regions:
-            realms.append({"realm": realm, "armies": min(size, limbo[realm]), "regions": regions})
+        if regions and transition_problem(state, color, realm, size, None) is None:
+            realms.append({"realm": realm, "armies": transition_size(state, color, realm, size, None),
+                           "regions": regions})
     return {"realms": realms} if realms else None
 
 

@@ -14,13 +14,13 @@ from typing import Any
 from . import commands as c
 from .actions import check_path, special_of
 from .battle import Stance, prepare_tray, resolve_battle
-from .checks import advance_turn, can_pay, leaves_one_behind, needs_army, region_id, use_space
+from .checks import (advance_turn, attack_space, can_pay, leaves_one_behind, needs_army, region_id, require,
+                     target_problem, use_space)
 from .colors import GREEN, display, other_realm
 from .effects import Changes
 from .errors import IllegalActionError, ImpossibleReadingError
 from .state import GameState
 from .wording import Term, msg, place
-from .wording import player as who
 from .reading import camera_of
 from .tower import check_colors, explain, reading_problems, throw_accounting
 
@@ -44,8 +44,7 @@ def attack(state: GameState, cmd: c.Attack) -> Changes:
         use_space(state, ch, cmd.player, "special", "special attack")
     else:
         special = None
-        used = state.used.get(cmd.player, [])
-        space = "attack" if "attack" not in used else "attack_or_move"
+        space = attack_space(state, cmd.player)
         use_space(state, ch, cmd.player, space, "attack or move" if space != "attack" else "attack")
     src = (region_id(state, cmd.source), cmd.realm)
     if cmd.via_portal:
@@ -61,12 +60,8 @@ def attack(state: GameState, cmd: c.Attack) -> Changes:
         check_path(state, ch, cmd.player, [src, dst], Term("what_the_attack", "the attack"))
     needs_army(state, cmd.player, src[0], src[1], Term("why_attack_from", "attack from there"))
     leaves_one_behind(state, cmd.player, src, cmd.armies, Term("verb_attack", "attack"))
+    require(target_problem(state, cmd.player, dst))
     occupants = state.region(*dst).occupants()
-    if cmd.player in occupants:
-        raise IllegalActionError(msg("err_attack_own", player=who(state, cmd.player), region=place(state, *dst)))
-    if len(occupants) > 1:
-        raise IllegalActionError(msg("err_two_occupants", region=place(state, *dst),
-                                     players=[who(state, o) for o in occupants]))
     defender = occupants[0] if occupants else None
     if special is not None:
         can_pay(state, cmd.player, special.cost.gold, special.cost.energy, Term("pay_special_attack", "this special attack"))
