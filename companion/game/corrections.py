@@ -58,9 +58,9 @@ def _turn_order(state: GameState, cmd: c.Correct, ch: Changes) -> None:
         if value is not None and _player(state, value) != getattr(state, field):
             ch.set(field, value)
     if cmd.first_player is not None:
-        fresh = cmd.first_player != state.first_player and (state.phase == "reinforcements" and not state.done) or (
-            state.phase == "actions" and not any(state.used.values()) and not state.passed)
-        if fresh:
+        not_started = ((state.phase == "reinforcements" and not state.done)
+                       or (state.phase == "actions" and not any(state.used.values()) and not state.passed))
+        if cmd.first_player != state.first_player and not_started:
             ch.set("turn", cmd.first_player)
     if cmd.round is not None:
         if state.phase not in ROUND_PHASES:

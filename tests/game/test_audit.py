@@ -158,3 +158,7 @@ def test_a_round_the_game_does_not_have_is_refused(s):
             "not playing")
     refused(s, {"type": "correct", "reason": "x", "marker_holder": "blue", "round": 1},
             InvalidCommandError, "changes nothing")
+    # Naming the first player the table already has changes nothing either, also before anyone
+    # acted (the turn goes to a corrected first player only when the first player changes).
+    refused(s, {"type": "correct", "reason": "x", "first_player": s.first_player},
+            InvalidCommandError, "changes nothing")
