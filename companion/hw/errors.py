@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from companion.errors import CompanionError
 from companion.messages import msg
+from companion.vision.colors import CUBE_COLORS
 
 
 class HardwareError(CompanionError):
@@ -108,7 +109,7 @@ class TrayNotEmptyError(HardwareError):
     """Cubes lie in the tray before a throw: the count waits until the tray is cleared."""
 
     def __init__(self, counts: dict[str, int]) -> None:
-        order = ("red", "blue", "yellow", "purple", "black", "green")
+        order = CUBE_COLORS
         self.counts = {c: int(counts[c]) for c in sorted(counts, key=lambda c: order.index(c)
                                                           if c in order else len(order)) if counts[c]}
         what = ", ".join(f"{n} {c}" for c, n in self.counts.items())

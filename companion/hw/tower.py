@@ -258,13 +258,11 @@ class Tower:
         if self.simulator is not None:
             self.simulator.empty_tray()  # the players clear the tray (forgotten cubes stay)
         photo = self._capture_alone()
-        if self._tray_counter is None:  # the vision's counter: the photo must show a tray
-            try:
-                check_picture(photo)  # a black picture is no empty tray
-            except CameraUnavailableError as exc:
-                self._camera_failed(exc)
-                raise
-        self._accept_empty(photo)
+        try:
+            self._accept_empty(photo)
+        except CameraUnavailableError as exc:  # a black or blank picture is no empty tray
+            self._camera_failed(exc)
+            raise
         return photo
 
     def require_camera(self) -> None:
@@ -356,9 +354,7 @@ class Tower:
                         # The players clear the tray (forgotten cubes stay); it is checked
                         # before the cubes go in, and its photo is the empty-tray reference.
                         self.simulator.empty_tray()
-                        photo = camera.capture()  # garbage: CameraPictureError
-                        real = self._tray_counter is None  # the vision's counter: a real picture
-                        self._accept_empty(check_picture(photo) if real else check_frame(photo))
+                        self._accept_empty(camera.capture())  # garbage: CameraPictureError
                         self.simulator.throw(throw)
                     empty = self._empty
                     session = self._session_factory(camera, self.calibration, empty=empty)
@@ -383,17 +379,23 @@ class Tower:
 
     def _accept_empty(self, photo: Any) -> None:
         """Count ``photo`` of the tray before a throw: empty → the empty-tray reference; else
-        :class:`TrayNotEmptyError` naming what lies there."""
+        :class:`TrayNotEmptyError` naming what lies there. A photo that is no picture of a tray
+        (for the vision's counter also a black or blank one) is :class:`CameraPictureError`."""
         counter = self._tray_counter
-        if counter is None:
+        if counter is None:  # the vision's counter: a real picture
             from companion.vision.counting import count_cubes as counter
+
+            photo = check_picture(photo)
+        else:
+            photo = check_frame(photo)
         counts = {c: int(n) for c, n in dict(counter(photo, self.calibration).counts).items() if n}
-        self._tray_left = TrayNotEmptyError(counts).counts if counts else {}  # colour order
-        if counts:
+        left = TrayNotEmptyError(counts) if counts else None
+        self._tray_left = left.counts if left else {}  # colour order
+        if left:
             self._empty = None
             self._attention = True
             self._update_led()
-            raise TrayNotEmptyError(counts)
+            raise left
         self._empty = photo
         self._update_led()
 
