@@ -73,7 +73,7 @@ def extract(state: GameState, cmd: c.ExtractGold | c.ExtractEnergy) -> Changes:
     special = getattr(cmd, "special", False)
     if special:
         special_of(state, cmd.player, "extract_gold")
-    use_space(state, ch, cmd.player, "special" if special else cmd.type, f"extract {resource}")
+    use_space(state, ch, cmd.player, "special" if special else cmd.type)
     needs_army(state, cmd.player, cmd.region, cmd.realm, Term(f"why_extract_{resource}", f"extract {resource} there"))
     printed = state.board.regions[cmd.region].yields(cmd.realm).get(resource)
     if printed is None and cmd.amount is None:
@@ -92,7 +92,7 @@ def extract(state: GameState, cmd: c.ExtractGold | c.ExtractEnergy) -> Changes:
 def transition_3(state: GameState, cmd: c.Transition3) -> Changes:
     ch = Changes()
     cost = special_of(state, cmd.player, "transition_3").cost if cmd.special else TRANSITION_3
-    use_space(state, ch, cmd.player, "special" if cmd.special else "transition_3", "transition of 3")
+    use_space(state, ch, cmd.player, "special" if cmd.special else "transition_3")
     needs_army(state, cmd.player, cmd.region, cmd.realm, Term("why_bring_from_limbo", "bring armies there from the limbo"))
     armies = transition_size(state, cmd.player, cmd.realm, 3, cmd.armies)
     _pay(state, ch, cmd.player, cost, Term("pay_transition_3", "a transition of 3"))
@@ -130,7 +130,7 @@ def building_cost(state: GameState, color: str, building: str) -> Cost | None:
 
 def construct(state: GameState, cmd: c.Construct) -> Changes:
     ch = Changes()
-    use_space(state, ch, cmd.player, "construct", "construct")
+    use_space(state, ch, cmd.player, "construct")
     needs_army(state, cmd.player, cmd.region, cmd.realm, Term(f"why_build_{cmd.building}", f"build a {cmd.building} there"))
     _building_allowed(state, ch, cmd.region, cmd.realm, cmd.building)
     printed = building_cost(state, cmd.player, cmd.building)
@@ -152,7 +152,7 @@ def construct(state: GameState, cmd: c.Construct) -> Changes:
 def demons_shrine(state: GameState, cmd: c.DemonsShrine) -> Changes:
     ch = Changes()
     cost = special_of(state, cmd.player, "demons_shrine").cost
-    use_space(state, ch, cmd.player, "special", "Demons' shrine")
+    use_space(state, ch, cmd.player, "special")
     needs_army(state, cmd.player, cmd.region, cmd.realm, Term("why_build_shrine", "build a shrine there"))
     _building_allowed(state, ch, cmd.region, cmd.realm, "shrine")
     _pay(state, ch, cmd.player, cost, Term("pay_shrine", "a shrine"))
@@ -174,7 +174,7 @@ def check_path(state: GameState, ch: Changes, color: str, nodes: list[Node], wha
 
 def move(state: GameState, cmd: c.Move) -> Changes:
     ch = Changes()
-    use_space(state, ch, cmd.player, "attack_or_move", "attack or move")
+    use_space(state, ch, cmd.player, "attack_or_move")
     src: Node = (region_id(state, cmd.source), cmd.realm)
     dst: Node = (region_id(state, cmd.target), cmd.target_realm or cmd.realm)
     if src == dst:
@@ -205,7 +205,7 @@ def move(state: GameState, cmd: c.Move) -> Changes:
 def magic(state: GameState, cmd: c.Command) -> tuple[Changes, dict[str, Any]]:
     ch = Changes()
     card, cost = MAGIC[cmd.type]
-    use_space(state, ch, cmd.player, f"magic:{card}", "magic card " + card.replace("_", " "))
+    use_space(state, ch, cmd.player, f"magic:{card}")
     info: dict[str, Any] = {}
     if cmd.type in ("transition_5", "transition_2"):
         most = 5 if cmd.type == "transition_5" else 2

@@ -84,13 +84,13 @@ def pay_problem(state: GameState, color: str, gold: int, energy: int, what: str 
                                        have=have))
 
 
-def space_problem(state: GameState, color: str, space: str, label: str | None = None) -> GameError | None:
+def space_problem(state: GameState, color: str, space: str) -> GameError | None:
     """A revealed card lies on a space: each named space once per round, at most 8 army spaces
     and 2 magic spaces ("Each player board features 10 action spaces – 8 army spaces and 2
     magic spaces")."""
     used = state.used.get(color, [])
     if space not in (sp.ANY_ARMY, sp.ANY_MAGIC) and space in used:
-        return SpaceUsedError(who(state, color), space, label or sp.label(space))
+        return SpaceUsedError(who(state, color), space, sp.label(space))
     army, magic = sp.counts(used)
     if sp.is_magic(space) and magic >= sp.MAGIC_SPACE_COUNT:
         return NoSpaceLeftError(who(state, color), "magic", sp.MAGIC_SPACE_COUNT)
@@ -176,9 +176,9 @@ def can_pay(state: GameState, color: str, gold: int, energy: int, what: str | Te
     require(pay_problem(state, color, gold, energy, what))
 
 
-def use_space(state: GameState, ch: Changes, color: str, space: str, label: str) -> None:
+def use_space(state: GameState, ch: Changes, color: str, space: str) -> None:
     """Record a revealed card on ``space`` (see :func:`space_problem`)."""
-    require(space_problem(state, color, space, label))
+    require(space_problem(state, color, space))
     new = {k: list(v) for k, v in state.used.items()}
     new[color] = list(state.used.get(color, [])) + [space]
     ch.set("used", new)

@@ -67,7 +67,7 @@ def forfeit(state: GameState, cmd: c.Forfeit) -> Changes:
     actions as the player board has spaces left this round (8 army, 2 magic); a named space is
     then used for the round."""
     ch = Changes()
-    use_space(state, ch, cmd.player, cmd.space or spaces.ANY_ARMY, spaces.label(cmd.space or spaces.ANY_ARMY))
+    use_space(state, ch, cmd.player, cmd.space or spaces.ANY_ARMY)
     ch.player(cmd.player, cmd.compensation, 1)
     advance_turn(state, cmd.player, ch)
     return ch

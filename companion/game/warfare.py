@@ -41,11 +41,11 @@ def attack(state: GameState, cmd: c.Attack) -> Changes:
     ch = Changes()
     if cmd.special:
         special = special_of(state, cmd.player, "attack", tribe=cmd.special)
-        use_space(state, ch, cmd.player, "special", "special attack")
+        use_space(state, ch, cmd.player, "special")
     else:
         special = None
         space = attack_space(state, cmd.player)
-        use_space(state, ch, cmd.player, space, "attack or move" if space != "attack" else "attack")
+        use_space(state, ch, cmd.player, space)
     src = (region_id(state, cmd.source), cmd.realm)
     if cmd.via_portal:
         dst = (region_id(state, cmd.target), other_realm(cmd.realm))
