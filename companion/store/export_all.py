@@ -227,6 +227,10 @@ def bgstats_play(log: GameLog, game_id: int, settings: Mapping[str, Any]) -> dic
     return data
 
 
-def bgstats_url(log: GameLog, game_id: int, settings: Mapping[str, Any]) -> str:
-    data = bgstats_play(log, game_id, settings)
+def createplay_url(data: Mapping[str, Any]) -> str:
+    """The BG Stats app's "create a play" link carrying ``data`` (compact JSON, URL-quoted)."""
     return BGSTATS_URL + quote(json.dumps(data, ensure_ascii=False, separators=(",", ":")), safe="")
+
+
+def bgstats_url(log: GameLog, game_id: int, settings: Mapping[str, Any]) -> str:
+    return createplay_url(bgstats_play(log, game_id, settings))

@@ -207,12 +207,9 @@ def bgstats_play(log: GameLog, game_id: Any, location: str | None = None) -> dic
 
 
 def bgstats_url(log: GameLog, game_id: Any, location: str | None = None) -> str:
-    from urllib.parse import quote
+    from companion.store.export_all import createplay_url
 
-    from companion.store.export_all import BGSTATS_URL
-
-    data = bgstats_play(log, game_id, location)
-    return BGSTATS_URL + quote(json.dumps(data, ensure_ascii=False, separators=(",", ":")), safe="")
+    return createplay_url(bgstats_play(log, game_id, location))
 
 
 __all__ = ["bgstats_play", "bgstats_url", "export_tables", "report"]
