@@ -43,9 +43,8 @@ from companion.vision.classify import BACKGROUND
 from companion.vision.colors import CUBE_COLORS
 from companion.vision.errors import CalibrationError
 from companion.vision.samples import Box, Sample, cube_in_box
-from companion.vision.tray import CLOSE_COLOUR
+from companion.vision.tray import CLOSE_COLOUR, colour_distances, like_tray
 
-LIKE_TRAY = 3.0  # a colour this close to a tray look is hard to see (as vision.tray warns)
 GROW = 1.2  # each try of a tap's box is this much wider than the last
 MIN_OBJECT = 64  # camera pixels: anything smaller under a tap is noise, not a cube
 THUMB_WIDTH = 240
@@ -289,19 +288,13 @@ def _warnings(calibration: Calibration) -> list[dict[str, Any]]:
     tray = [r for r in calibration.references if r.code == BACKGROUND]
     out: list[dict[str, Any]] = []
     pairs: set[tuple[str, str]] = set()
-    for i, a in enumerate(cubes):
-        for b in cubes[i + 1:]:
-            if a.code == b.code:
-                continue
-            d = min(a.distance(np.array([b.lab]))[0], b.distance(np.array([a.lab]))[0])
-            pair = tuple(sorted((a.name, b.name), key=CUBE_COLORS.index))
-            if d < CLOSE_COLOUR and pair not in pairs:
-                pairs.add(pair)
-                out.append({"kind": "alike", "colors": list(pair)})
-    like_tray = sorted({a.name for a in cubes
-                        if any(a.distance(np.array([t.lab]))[0] < LIKE_TRAY for t in tray)},
-                       key=CUBE_COLORS.index)
-    out += [{"kind": "like_tray", "colors": [c]} for c in like_tray]
+    for a, b, d in colour_distances(cubes):
+        pair = tuple(sorted((a.name, b.name), key=CUBE_COLORS.index))
+        if d < CLOSE_COLOUR and pair not in pairs:
+            pairs.add(pair)
+            out.append({"kind": "alike", "colors": list(pair)})
+    hidden = sorted({a.name for a in like_tray(cubes, tray)}, key=CUBE_COLORS.index)
+    out += [{"kind": "like_tray", "colors": [c]} for c in hidden]
     return out
 
 

@@ -8,7 +8,7 @@ unmarked things shaped like cubes. Its looks are k-means clusters in Lab, each a
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
 import cv2
 import numpy as np
@@ -22,6 +22,7 @@ TRAY_SAMPLE = 30000  # tray pixels the clusters are learned from (a random subse
 MIN_LOOK_SHARE = 0.003  # a tray look covering less than this share of the tray is noise
 SAME_COLOUR = 2.0  # references of two colours closer than this cannot be told apart
 CLOSE_COLOUR = 5.0  # … closer than this: a warning (references of trimmed samples, see samples.sample_reference)
+LIKE_TRAY = 3.0  # a colour this close to a look of the tray is hard to see there
 
 
 def sample_area(shape: tuple[int, int], samples: Sequence[Sample], scale: int) -> np.ndarray:
@@ -120,23 +121,32 @@ def tray_references(pixels: np.ndarray, cube_refs: Sequence[Reference]) -> list[
     return refs
 
 
+def colour_distances(cube_refs: Sequence[Reference]) -> Iterator[tuple[Reference, Reference, float]]:
+    """Every pair of references of two different colours, with how far apart they are (the
+    nearer of the two ways round, each in its reference's own spread)."""
+    for i, a in enumerate(cube_refs):
+        for b in cube_refs[i + 1:]:
+            if a.code != b.code:
+                yield a, b, float(min(a.distance(np.array([b.lab]))[0], b.distance(np.array([a.lab]))[0]))
+
+
+def like_tray(cube_refs: Sequence[Reference], tray_refs: Sequence[Reference]) -> list[Reference]:
+    """The colour references that lie within :data:`LIKE_TRAY` of a look of the tray."""
+    return [a for a in cube_refs if any(a.distance(np.array([t.lab]))[0] < LIKE_TRAY for t in tray_refs)]
+
+
 def colour_warnings(cube_refs: Sequence[Reference], tray_refs: Sequence[Reference]) -> list[str]:
     """Raise when two colours cannot be told apart; warnings when they are close, or a colour
     is close to the tray."""
     warnings = []
-    for i, a in enumerate(cube_refs):
-        for b in cube_refs[i + 1:]:
-            if a.code == b.code:
-                continue
-            d = min(a.distance(np.array([b.lab]))[0], b.distance(np.array([a.lab]))[0])
-            if d < SAME_COLOUR:
-                raise CalibrationError(f"The {a.name} and {b.name} samples look the same to the camera; "
-                                       "check that each box holds the right cube, or improve the light.")
-            if d < CLOSE_COLOUR:
-                warnings.append(f"{a.name.capitalize()} and {b.name} look alike under this light; "
-                                "check those counts, or add light.")
-    for a in cube_refs:
-        if any(a.distance(np.array([t.lab]))[0] < 3.0 for t in tray_refs):
-            warnings.append(f"{a.name.capitalize()} cubes look like part of the tray here; "
-                            "a different background under the tray would help.")
+    for a, b, d in colour_distances(cube_refs):
+        if d < SAME_COLOUR:
+            raise CalibrationError(f"The {a.name} and {b.name} samples look the same to the camera; "
+                                   "check that each box holds the right cube, or improve the light.")
+        if d < CLOSE_COLOUR:
+            warnings.append(f"{a.name.capitalize()} and {b.name} look alike under this light; "
+                            "check those counts, or add light.")
+    for a in like_tray(cube_refs, tray_refs):
+        warnings.append(f"{a.name.capitalize()} cubes look like part of the tray here; "
+                        "a different background under the tray would help.")
     return sorted(set(warnings))
