@@ -95,16 +95,22 @@ class BattleCounter:
         self._publish_status("The tray is empty: throw the cubes, then press count.")
         return {"empty": True, "game": game_id, "version": state.version}
 
-    def needs_tray_check(self, game_id: int) -> bool:
+    def needs_tray_check(self, game_id: int, state: Any = None) -> bool:
         """True when a press of count for ``game_id`` must check the empty tray first: a real
-        tower, a throw not yet counted, no check for this battle waiting."""
+        tower, a throw not yet counted, no check for this battle waiting. ``state``: the game's
+        state when the caller holds it already."""
         if getattr(self.tower, "simulated", True):
             return False
-        state = self.service.state(game_id)
+        if state is None:
+            state = self.service.state(game_id)
         key = (game_id, state.version)
+        return not self._thrown_or_read(game_id, state.version) and not (
+            key in self._checked and self.tower.empty_tray_ready)
+
+    def _thrown_or_read(self, game_id: int, version: int) -> bool:
+        """This throw (the game at ``version``) was thrown already, or a reading of it is kept."""
         previous = self.readings.latest(game_id)
-        counted = key in self._thrown or (previous is not None and previous["version"] == state.version)
-        return not counted and not (key in self._checked and self.tower.empty_tray_ready)
+        return (game_id, version) in self._thrown or (previous is not None and previous["version"] == version)
 
     def count(self, game_id: int) -> dict[str, Any]:
         """Count the tray for ``game_id``'s pending throw; returns the stored reading.
@@ -123,7 +129,7 @@ class BattleCounter:
         # Any colour of the game can fall out of the tower in any battle (the interior holds
         # every player's cubes): the camera counts only when it knows them all, and green.
         self.tower.check_colors([*state.colors, GREEN])
-        if self.needs_tray_check(game_id):
+        if self.needs_tray_check(game_id, state):
             self.tower.require_camera()  # a missing camera is the news, not the missing check
             raise TrayNotCheckedError()
         if not self._lock.acquire(blocking=False):
@@ -149,13 +155,8 @@ class BattleCounter:
     def _count(self, game_id: int, state: Any, thrown: dict[str, int]) -> dict[str, Any]:
         version = state.version
         key = (game_id, version)
-        previous = self.readings.latest(game_id)
         shared = getattr(state, "reading", None)
-        if (
-            key in self._thrown
-            or (previous is not None and previous["version"] == version)
-            or (shared is not None and shared.get("id"))  # this throw was counted already
-        ):
+        if self._thrown_or_read(game_id, version) or (shared is not None and shared.get("id")):
             # The same throw again (a recount): the cubes already lie in the tray; throwing
             # them again would invent a second throw.
             outcome = self.tower.recount(timeout=self.timeout)
