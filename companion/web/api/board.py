@@ -33,14 +33,19 @@ MAX_FILE_CHARS = 256 * 1024  # a board file is a few kB
 
 def current_board(rt: Runtime) -> Any:
     """The owner's board if saved, else the packaged one. Cached until the file changes."""
+    with _lock:
+        return _current_unlocked(rt)
+
+
+def _current_unlocked(rt: Runtime) -> Any:
+    """:func:`current_board` for a caller that holds the lock."""
     from companion.game.board import load_board
 
     path = rt.board_path
     stamp = _stamp(path)
-    with _lock:
-        if _cache.get("stamp") != stamp or "board" not in _cache:
-            _cache.update(stamp=stamp, board=load_board(path if stamp[1] is not None else None))
-        return _cache["board"]
+    if _cache.get("stamp") != stamp or "board" not in _cache:
+        _cache.update(stamp=stamp, board=load_board(path if stamp[1] is not None else None))
+    return _cache["board"]
 
 
 def _stamp(path: Any) -> tuple[str, tuple[int, int, int] | None]:
@@ -61,17 +66,10 @@ def _history(rt: Runtime) -> Any:
 def _save(rt: Runtime, board: Any) -> Any:
     """Keep the current board for undo, write ``board``; the caller checked it."""
     with _lock:
-        previous = _cache_board_unlocked(rt)
+        previous = _current_unlocked(rt)  # the cached board, unless the file changed meanwhile
         _history(rt).save(board, previous)
         _cache.pop("stamp", None)
     return current_board(rt)
-
-
-def _cache_board_unlocked(rt: Runtime) -> Any:
-    from companion.game.board import load_board
-
-    path = rt.board_path
-    return load_board(path if path.exists() else None)
 
 
 # -- shapes --------------------------------------------------------------------------------------
