@@ -33,9 +33,9 @@ function noArmies(value, ctx) {
 }
 
 /** A region field offering `list(ctx)` (nodes where the action applies). */
-const where = (list, extra) => ({ name: "where", kind: "node", label: t("field_region"), options: (v, ctx) => nodes(ctx, list(ctx), extra) });
+export const where = (list, extra) => ({ name: "where", kind: "node", label: t("field_region"), options: (v, ctx) => nodes(ctx, list(ctx), extra) });
 /** {where: "r|realm"} → {region, realm} */
-const unwhere = ({ where: w, ...rest }) => (w ? { ...rest, ...splitKey(w) } : rest);
+export const unwhere = ({ where: w, ...rest }) => (w ? { ...rest, ...splitKey(w) } : rest);
 
 const sources = (ctx, type) => optionsOf(ctx, type)?.from || [];
 const sourceOf = (ctx, type, v) => sources(ctx, type).find((s) => key(s) === v.source) || null;

@@ -7,7 +7,7 @@ import { turnOrder } from "./state.js";
 import { battlePanel } from "./battle.js";
 import { seedingPanel } from "./seeding.js";
 import { scoringPanel, endPanel, lastScoring } from "./scoring.js";
-import { ACTIONS, actionForm, notPossible } from "./actions.js";
+import { ACTIONS, actionForm, notPossible, optionsOf, unwhere, where } from "./actions.js";
 import { api } from "./api.js";
 
 let shownKey = null;
@@ -146,21 +146,15 @@ function deploymentPanel(ctx) {
   }
   // Only unoccupied regions (legal options): "if all regions matching a player's conflict
   // cards are occupied, the player … does not place any armies".
-  const empty = ctx.options?.commands?.deploy?.where || [];
-  const realmWord = (realm) => t(`realm_adj_${realm}`);
   return el("div", {},
     turnHeader(ctx, "phase_deployment"),
     el("p", { class: "hint" }, t("deploy_draft_hint", { n: s.raw.draft_round ?? "" })),
     picker.node,
     el("section", { class: "panel" }, el("h3", {}, t("deploy_title")),
       commandForm(ctx, { type: "deploy", key: `deploy|${s.active ?? ""}`,
-        transform: ({ where, ...rest }) => {
-          const [region, realm] = String(where).split("|");
-          return transform({ ...rest, region, realm });
-        },
+        transform: (command) => transform(unwhere(command)),
         spec: [
-        { name: "where", kind: "node", label: t("field_region"), check: (v, c) => (v ? occupied(c, ...v.split("|")) : null),
-          options: () => empty.map((n) => ({ value: `${n.region}|${n.realm}`, label: `${regionName(ctx.board, n.region)} (${realmWord(n.realm)})` })) },
+        { ...where((c) => optionsOf(c, "deploy")?.where), check: (v, c) => (v ? occupied(c, ...v.split("|")) : null) },
         { name: "armies", kind: "count", min: 1, value: 2, label: t("field_group_size") },
         { name: "wild", kind: "check", optional: true, label: t("field_wild") },
       ] })),

@@ -28,7 +28,6 @@ export function markBoard(marks) {
   }
 }
 
-export const nodeKey = (region, realm) => `${region}|${realm}`;
 export const splitKey = (key) => {
   const [region, realm] = String(key).split("|");
   return { region, realm };
