@@ -58,16 +58,9 @@ def parse_event(rules: Rules, raw: Any) -> Event:
 def replay(rules: Rules, players: Sequence[str], options: Mapping[str, Any],
            events: Sequence[Mapping[str, Any]]) -> State:
     """The state after ``events`` (stored JSON, as :meth:`Event.to_json` wrote them)."""
-    kept: list[Event] = []
-    for raw in events:
-        event = parse_event(rules, raw)  # stored events were parsed once; this also fills defaults
-        if event.type == UNDO:
-            kept.pop()
-        else:
-            kept.append(event)
     state = rules.new_state(players, options)
-    for event in kept:
-        state = rules.apply(state, event)
+    for raw in _effective(events):
+        state = rules.apply(state, parse_event(rules, raw))  # parsed again: this fills defaults
     return state
 
 
@@ -85,6 +78,7 @@ def step(rules: Rules, players: Sequence[str], options: Mapping[str, Any],
 
 
 def _effective(events: Sequence[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
+    """The events an undo has not taken back, in order."""
     kept: list[Mapping[str, Any]] = []
     for raw in events:
         if raw["type"] == UNDO:
