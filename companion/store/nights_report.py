@@ -16,6 +16,7 @@ every winner (``shared_wins`` says how many were shared).
 from __future__ import annotations
 
 import json
+import sqlite3
 from collections import defaultdict
 from statistics import median
 from typing import Any
@@ -27,51 +28,58 @@ from companion.store.stats import _rate
 
 def _rows(log: GameLog) -> tuple[list[dict[str, Any]], dict[tuple[int, str], dict[str, Any]]]:
     with log.reading() as conn:
-        rows = [dict(r) for r in conn.execute(
-            "SELECT id, game, name, status, players, state, winners, started_at, ended_at, notes"
-            " FROM tt_games WHERE status <> 'deleting' ORDER BY started_at, id")]
-        return rows, _linked(conn)
+        return _rows_in(conn)
 
 
-def _immortals_by_person(log: GameLog) -> dict[int, dict[str, int]]:
+def _rows_in(conn: sqlite3.Connection) -> tuple[list[dict[str, Any]], dict[tuple[int, str], dict[str, Any]]]:
+    rows = [dict(r) for r in conn.execute(
+        "SELECT id, game, name, status, players, state, winners, started_at, ended_at, notes"
+        " FROM tt_games WHERE status <> 'deleting' ORDER BY started_at, id")]
+    return rows, _linked(conn)
+
+
+def _immortals_by_person(conn: sqlite3.Connection) -> dict[int, dict[str, int]]:
     """Per person: Immortals games played and (finished) won, from the main log's seats."""
     out: dict[int, dict[str, int]] = defaultdict(lambda: {"plays": 0, "finished": 0, "wins": 0})
-    with log.reading() as conn:
-        for pid, colour, status, result in conn.execute(
-                """SELECT coalesce(p.merged_into, p.id), s.color, g.status, g.result FROM seats AS s
-                     JOIN games AS g ON g.id = s.game_id JOIN people AS p ON p.id = s.person_id"""):
-            a = out[pid]
-            a["plays"] += 1
-            if status == "finished":
-                a["finished"] += 1
-                a["wins"] += colour in ((json.loads(result) or {}).get("winners") or [] if result else [])
+    for pid, colour, status, result in conn.execute(
+            """SELECT coalesce(p.merged_into, p.id), s.color, g.status, g.result FROM seats AS s
+                 JOIN games AS g ON g.id = s.game_id JOIN people AS p ON p.id = s.person_id"""):
+        a = out[pid]
+        a["plays"] += 1
+        if status == "finished":
+            a["finished"] += 1
+            a["wins"] += colour in ((json.loads(result) or {}).get("winners") or [] if result else [])
     return out
 
 
-def _immortals_games(log: GameLog) -> dict[str, Any] | None:
+def _immortals_games(conn: sqlite3.Connection) -> dict[str, Any] | None:
     """The Immortals games of the main log as one more row of the per-game table (length: from
     the game's creation to its end), or ``None`` when there are none."""
     g: dict[str, Any] = {"game": "immortals", "name": "Immortals", "plays": 0, "finished": 0,
                          "shared_wins": 0, "draws": 0, "minutes": []}
-    with log.reading() as conn:
-        for status, created, finished, result in conn.execute(
-                "SELECT status, created_at, finished_at, result FROM games"):
-            g["plays"] += 1
-            if status != "finished":
-                continue
-            g["finished"] += 1
-            winners = (json.loads(result) or {}).get("winners") or [] if result else []
-            g["shared_wins"] += len(winners) > 1
-            g["draws"] += not winners
-            length = minutes(created, finished)
-            if length is not None:
-                g["minutes"].append(length)
+    for status, created, finished, result in conn.execute(
+            "SELECT status, created_at, finished_at, result FROM games"):
+        g["plays"] += 1
+        if status != "finished":
+            continue
+        g["finished"] += 1
+        winners = (json.loads(result) or {}).get("winners") or [] if result else []
+        g["shared_wins"] += len(winners) > 1
+        g["draws"] += not winners
+        length = minutes(created, finished)
+        if length is not None:
+            g["minutes"].append(length)
     return g if g["plays"] else None
 
 
 def report(log: GameLog) -> dict[str, Any]:
-    """Statistics of the game-night log (see the module docstring for what counts)."""
-    rows, linked = _rows(log)
+    """Statistics of the game-night log (see the module docstring for what counts), all read
+    from one snapshot of the database."""
+    with log.reading() as conn:
+        rows, linked = _rows_in(conn)
+        immortals = _immortals_by_person(conn)
+        roster = {r[0]: r[1] for r in conn.execute("SELECT id, name FROM people WHERE merged_into IS NULL")}
+        immortals_row = _immortals_games(conn)
     games: dict[str, dict[str, Any]] = {}
     people: dict[int, dict[str, Any]] = {}
     for r in rows:
@@ -92,17 +100,13 @@ def report(log: GameLog) -> dict[str, Any]:
             person = linked.get((r["id"], p["key"]))
             if person is None:
                 continue
-            a = people.setdefault(person["id"], {"id": person["id"], "name": person["name"], "plays": 0,
-                                                 "finished": 0, "wins": 0, "games": {}})
+            a = people.setdefault(person["id"], {"plays": 0, "finished": 0, "wins": 0, "games": {}})
             per = a["games"].setdefault(key, {"name": r["name"], "plays": 0, "finished": 0, "wins": 0})
             for target in (a, per):
                 target["plays"] += 1
                 if finished:
                     target["finished"] += 1
                     target["wins"] += p["key"] in winners
-    immortals = _immortals_by_person(log)
-    with log.reading() as conn:
-        roster = {r[0]: r[1] for r in conn.execute("SELECT id, name FROM people WHERE merged_into IS NULL")}
     out_people = []
     for pid, name in sorted(roster.items(), key=lambda kv: kv[1].lower()):
         a = people.get(pid, {"plays": 0, "finished": 0, "wins": 0, "games": {}})
@@ -119,7 +123,6 @@ def report(log: GameLog) -> dict[str, Any]:
                             "win_rate": _rate(a["wins"] + imm["wins"], a["finished"] + imm["finished"])},
         })
     out_games = []
-    immortals_row = _immortals_games(log)
     if immortals_row is not None:
         games["immortals"] = immortals_row
     for key, g in sorted(games.items(), key=lambda kv: (-kv[1]["plays"], kv[0])):
