@@ -2,7 +2,6 @@
 // page (for the chosen tribes) and on a game's first screen (for its board snapshot), each item
 // in the page's language with a link to where the data is entered. Ids go into links only.
 import { api } from "./api.js";
-import { normaliseBoard } from "./board.js";
 import { el, clear } from "./dom.js";
 import { t } from "./i18n.js";
 
@@ -33,18 +32,18 @@ export function gapList(gaps, board) {
     el("a", { href: link(gap) }, t("gap_link")))));
 }
 
-/** On a game page: the rules this game plays with less checking, said on its first screen. */
-async function showGameGaps() {
-  const id = document.body.dataset.gameId;
+/** On a game page: the rules this game plays with less checking, said on its first screen.
+ *  ``board``: the game's own (normalised) board snapshot, which the game page has loaded. */
+export async function showGameGaps(id, board) {
   const host = document.getElementById("board-gaps");
   if (!id || !host) return;
   const key = `board-gaps-hidden-${id}`;
   if (sessionStorage.getItem(key)) return;
   try {
-    const [{ gaps }, game] = await Promise.all([api(`/api/games/${id}/board-gaps`), api(`/api/games/${id}`)]);
+    const { gaps } = await api(`/api/games/${id}/board-gaps`);
     if (!gaps.length) return;
     clear(host, el("h2", {}, t("gaps_title")), el("p", { class: "hint" }, t("gaps_hint")),
-      gapList(gaps, normaliseBoard(game.state.board)),
+      gapList(gaps, board),
       el("button", { type: "button", class: "btn", id: "board-gaps-hide", onclick: () => {
         sessionStorage.setItem(key, "1"); // this tablet has read it; other tablets still show it
         host.hidden = true;
@@ -52,5 +51,3 @@ async function showGameGaps() {
     host.hidden = false;
   } catch { /* the game page shows its own load errors */ }
 }
-
-if (document.body.dataset.page === "game") showGameGaps();

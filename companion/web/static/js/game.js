@@ -15,6 +15,7 @@ import { renderPanel } from "./panels.js";
 import { describeEvent } from "./words.js";
 import { correctionsPanel } from "./corrections.js";
 import { deviceName, setDeviceName } from "./counts.js";
+import { showGameGaps } from "./board_gaps.js";
 
 const gameId = Number(document.body.dataset.gameId);
 const $ = (id) => document.getElementById(id);
@@ -235,6 +236,7 @@ async function init() {
   $("undo-btn").addEventListener("click", undo);
   deviceField();
   await reload();
+  showGameGaps(gameId, boardFromState ? ctx.board : normaliseBoard({})); // the board as loaded, not fetched again
   if (!boardFromState) {
     try { ctx.board = normaliseBoard(await api("/api/board")); render(); } catch { /* board stays empty */ }
   }
