@@ -37,6 +37,46 @@ def _height(factor: float) -> Drift:
     return lambda im: cv2.resize(im, None, fx=factor, fy=factor, interpolation=mode)
 
 
+def _exposure(factor: float) -> Drift:
+    """The exposure ×``factor`` on the sensor's linear light (sRGB decoded, scaled, encoded
+    again and clipped), as a camera's longer or shorter shutter makes it."""
+    code = np.arange(256) / 255.0
+    linear = np.where(code <= 0.04045, code / 12.92, ((code + 0.055) / 1.055) ** 2.4) * factor
+    linear = np.clip(linear, 0.0, 1.0)
+    encoded = np.where(linear <= 0.0031308, 12.92 * linear, 1.055 * linear ** (1 / 2.4) - 0.055)
+    lut = np.round(255.0 * encoded).astype(np.uint8)
+    return lambda im: lut[im]
+
+
+def _haze(lift: float) -> Drift:
+    """Blacks lifted by ``lift`` of full scale (haze, a dirty tray, a sensor's black level):
+    ``v → lift + (1 − lift)·v``."""
+    lut = np.round(255.0 * (lift + (1.0 - lift) * np.arange(256) / 255.0)).astype(np.uint8)
+    return lambda im: lut[im]
+
+
+def _white_balance_kelvin(shift: float) -> Drift:
+    """Another white balance by ``shift`` kelvin from daylight (6 500 K): the channel gains of
+    a black body at 6 500 K + shift over one at 6 500 K (Planck's law at 450, 540 and 610 nm,
+    normalised on green), applied on linear light."""
+    def body(kelvin: float) -> np.ndarray:
+        wavelengths = np.array([450e-9, 540e-9, 610e-9])  # B, G, R
+        radiance = 1.0 / (wavelengths ** 5 * (np.exp(1.4388e-2 / (wavelengths * kelvin)) - 1.0))
+        return radiance / radiance[1]
+    gains = (body(6500.0 + shift) / body(6500.0)).astype(np.float32)
+    code = np.arange(256) / 255.0
+    linear = np.where(code <= 0.04045, code / 12.92, ((code + 0.055) / 1.055) ** 2.4)
+
+    def apply(im: np.ndarray) -> np.ndarray:
+        out = np.empty_like(im)
+        for c in range(3):
+            lin = np.clip(linear * gains[c], 0.0, 1.0)
+            enc = np.where(lin <= 0.0031308, 12.92 * lin, 1.055 * lin ** (1 / 2.4) - 0.055)
+            out[..., c] = np.round(255.0 * enc).astype(np.uint8)[im[..., c]]
+        return out
+    return apply
+
+
 def _blur(sigma: float) -> Drift:
     return lambda im: cv2.GaussianBlur(im, (0, 0), sigma)
 
@@ -66,6 +106,12 @@ DRIFTS: dict[str, Drift] = {
     "soft focus σ1.5": _blur(1.5),
     "JPEG quality 40": _jpeg(40),
     "sensor noise σ6": _noise(6.0),
+    "exposure ×0.5": _exposure(0.5),
+    "exposure ×1.6": _exposure(1.6),
+    "haze (blacks +15 %)": _haze(0.15),
+    "white balance −2000 K": _white_balance_kelvin(-2000.0),
+    "white balance +2000 K": _white_balance_kelvin(2000.0),
+    "resolution ×0.6 (scaled)": _height(0.6),
 }
 
 

@@ -32,6 +32,15 @@ class RealSet:
     def truth(self) -> dict[str, dict[str, int]]:
         return json.loads((self.folder / "truth.json").read_text(encoding="utf-8"))
 
+    def boxes(self) -> dict[str, list[tuple[str, int, int, int, int]]] | None:
+        """One box per true object, ``{photo: [(colour, x, y, w, h), …]}``, where the set has them."""
+        path = self.folder / "boxes.json"
+        if not path.is_file():
+            return None
+        data = json.loads(path.read_text(encoding="utf-8"))
+        return {photo: [(str(c), int(x), int(y), int(w), int(h)) for c, x, y, w, h in rows]
+                for photo, rows in data.items()}
+
 
 # 03.jpg shows every shade: red as pink and as dark red, green as green and as lime. The boxes
 # were drawn by hand around one sweet of each shade, as a user would tap them.
@@ -45,3 +54,18 @@ CANDY = RealSet("candy", REALSETS / "candy", "03.jpg", (
 ))
 
 SETS = (CANDY,)
+
+
+def _from_calib_json(name: str) -> RealSet:
+    """A set whose ``calib.json`` names the calibration photo and one box per colour."""
+    folder = REALSETS / name
+    try:
+        spec = json.loads((folder / "calib.json").read_text(encoding="utf-8"))
+    except OSError:
+        return RealSet(name, folder, "", ())
+    samples = tuple(Sample(c, tuple(int(v) for v in box)) for c, box in spec["boxes"].items())
+    return RealSet(name, folder, spec["photo"], samples)
+
+
+DOBOT = _from_calib_json("dobot-blocks-wood")
+SETS = (CANDY, DOBOT)

@@ -36,6 +36,7 @@ import numpy as np
 from benchmarks.baseline import baseline_count, fit_baseline
 from benchmarks.drift import BOX_DRAWINGS, DRIFTS
 from benchmarks.realsets import SETS, RealSet
+from benchmarks.stages import Stages
 from benchmarks.stress import TRAYS, stress_case, tray_conditions
 from companion.vision.calibration import Sample, calibrate
 from companion.vision.counting import count_cubes
@@ -54,6 +55,7 @@ class Score:
     cpu_ms: list[float] = field(default_factory=list)
     ms_per_mp: list[float] = field(default_factory=list)
     failures: list[str] = field(default_factory=list)
+    stages: Stages | None = None  # per true object, on sets with a box per object (stages.py)
 
     def add(self, photo: str, truth: dict[str, int], counts: dict[str, int], timing: tuple[float, float],
             megapixels: float):
@@ -131,6 +133,9 @@ def run_realset(realset: RealSet, drift=None, drawing=None) -> list[Score]:
         Sample(s.color, drawing(s.box)) for s in realset.samples)
     cal, base = _fitted(realset, samples)
     ours, naive = Score("ours"), Score("baseline (HSV)")
+    boxes = realset.boxes()
+    if boxes is not None:
+        ours.stages = Stages()
     for name in sorted(truth):
         if name == realset.calibration_photo:
             continue
@@ -140,6 +145,8 @@ def run_realset(realset: RealSet, drift=None, drawing=None) -> list[Score]:
         mp = image.shape[0] * image.shape[1] / 1e6
         result, timing = _timed(count_cubes, image, cal)
         ours.add(name, truth[name], result.counts, timing, mp)
+        if ours.stages is not None and drift is None:  # boxes are in the photo's own pixels
+            ours.stages.add(name, boxes[name], result)
         counted, timing = _timed(baseline_count, image, base)
         naive.add(name, truth[name], counted, timing, mp)
     return [ours, naive]
@@ -211,6 +218,10 @@ def main(argv: list[str] | None = None) -> int:
             print(score.line())
             if args.failures and score.failures:
                 print(f"    wrong: {', '.join(score.failures[:60])}")
+            if score.stages is not None:
+                print(score.stages.line())
+                if args.failures and score.stages.missed_in:
+                    print(f"    objects missed in: {', '.join(score.stages.missed_in)}")
     for wanted, table in ((args.drift, drift_table), (args.boxes, boxes_table)):
         if wanted:
             for realset in SETS:

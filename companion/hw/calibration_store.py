@@ -42,11 +42,9 @@ from companion.vision.calibration import Calibration, calibrate, load_calibratio
 from companion.vision.classify import BACKGROUND
 from companion.vision.colors import CUBE_COLORS
 from companion.vision.errors import CalibrationError
-from companion.vision.samples import Box, Sample, cube_in_box
+from companion.vision.samples import Box, Found, Sample, centred_box, cube_in_box, object_at
 from companion.vision.tray import CLOSE_COLOUR, colour_distances, like_tray
 
-GROW = 1.2  # each try of a tap's box is this much wider than the last
-MIN_OBJECT = 64  # camera pixels: anything smaller under a tap is noise, not a cube
 THUMB_WIDTH = 240
 PHOTOS_KEPT = 4  # photos taken on the set-up page, kept in memory until calibrated
 
@@ -162,46 +160,9 @@ def _number(value: object) -> bool:
 
 # ---------------------------------------------------------------- taps → sample boxes
 
-@dataclass(frozen=True)
-class _Found:
-    box: Box  # the box that holds the object with tray around it
-    centre: tuple[float, float]
-    side: float  # the object's size (square root of its area), camera pixels
-
-
-def _centred(x: int, y: int, side: int, width: int, height: int) -> Box:
-    side = min(side, width, height)
-    x0 = min(max(0, x - side // 2), width - side)
-    y0 = min(max(0, y - side // 2), height - side)
-    return x0, y0, side, side
-
-
-def _object_at(image: np.ndarray, tap: Tap) -> _Found | None:
-    """The one object under ``tap``: the smallest box around the tap in which the vision's
-    sample logic finds an object with tray all around it. None when the tap is on tray."""
-    height, width = image.shape[:2]
-    side = max(12, min(width, height) // 60)
-    limit = min(width, height) // 3
-    while side <= limit:
-        box = _centred(tap.x, tap.y, side, width, height)
-        side = int(side * GROW) + 1
-        try:
-            mask = cube_in_box(image, Sample(tap.color or "background", box))
-        except CalibrationError:
-            continue  # no object with tray around it yet (the box lies on the cube): grow
-        ys, xs = np.nonzero(mask)
-        bx, by, bw, bh = box
-        if xs.min() == 0 or ys.min() == 0 or xs.max() == bw - 1 or ys.max() == bh - 1:
-            continue  # cut by the box: the tray ring is not around it yet
-        area = float(mask.sum())
-        if area < MIN_OBJECT:
-            return None
-        size = math.sqrt(area)
-        cx, cy = bx + float(xs.mean()), by + float(ys.mean())
-        near = (bx + xs.min() - 0.25 * size <= tap.x <= bx + xs.max() + 0.25 * size
-                and by + ys.min() - 0.25 * size <= tap.y <= by + ys.max() + 0.25 * size)
-        return _Found(box, (cx, cy), size) if near else None
-    return None
+def _object_at(image: np.ndarray, tap: Tap) -> Found | None:
+    """The one object under ``tap`` (the vision's own search, :func:`object_at`); None on tray."""
+    return object_at(image, tap.x, tap.y, tap.color or "background")
 
 
 def sample_at(image: np.ndarray, tap: Tap) -> Sample:
@@ -216,7 +177,7 @@ def sample_at(image: np.ndarray, tap: Tap) -> Sample:
                        "the tray: add light, or put something lighter under the tray.)")
     height, width = image.shape[:2]
     side = int(round(1.6 * found.side)) + 4
-    box = _centred(int(found.centre[0]), int(found.centre[1]), side, width, height)
+    box = centred_box(int(found.centre[0]), int(found.centre[1]), side, width, height)
     sample = Sample(tap.color or "background", box)
     try:
         cube_in_box(image, sample)  # as calibrate will see it
@@ -233,7 +194,7 @@ def background_at(image: np.ndarray, tap: Tap, cube_side: float) -> Box:
     if _object_at(image, tap) is not None:
         raise TapError(f"{_cap(tap.text())} is on a cube or a mark: tap plain, empty tray.")
     height, width = image.shape[:2]
-    return _centred(tap.x, tap.y, max(8, int(cube_side)), width, height)
+    return centred_box(tap.x, tap.y, max(8, int(cube_side)), width, height)
 
 
 def _cap(text: str) -> str:

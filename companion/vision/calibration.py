@@ -37,7 +37,7 @@ from companion.vision.classify import AMBIGUOUS, BACKGROUND, CLASS_NAMES, Refere
 from companion.vision.colors import CUBE_COLORS
 from companion.vision.errors import CalibrationError, ImageReadError, ImageSizeError
 from companion.vision.frontend import class_map
-from companion.vision.samples import Box, Sample, box_text, core, cube_in_box, is_round, sample_reference
+from companion.vision.samples import Box, Sample, box_text, core, is_round, sample_object, sample_reference
 from companion.vision.segment import find_blobs
 from companion.vision.tray import colour_warnings, sample_area, tray_pixels, tray_references
 
@@ -198,7 +198,9 @@ def calibrate(image: np.ndarray, samples: Iterable[Sample], backgrounds: Iterabl
     roi_points = _check_roi(roi, width, height)
 
     # The cubes, at camera resolution: one reference per sample box, and their size.
-    masks = [cube_in_box(image, s) for s in samples]
+    found = [sample_object(image, s) for s in samples]
+    samples = tuple(s for s, _ in found)
+    masks = [m for _, m in found]
     cube_refs = []
     for s, mask in zip(samples, masks):
         x, y, w, h = s.box
@@ -209,7 +211,7 @@ def calibrate(image: np.ndarray, samples: Iterable[Sample], backgrounds: Iterabl
     # The tray, at working resolution: everything else in the outline (and the empty photo).
     small = light.shrink(image, scale)
     cube_area_working = float(np.median([m.sum() for m in masks])) / scale ** 2
-    tray = tray_pixels(small, scale, samples, backgrounds, roi_points, cube_area_working)
+    tray = tray_pixels(small, scale, samples, backgrounds, roi_points, cube_area_working, cube_refs)
     tray_bgr = tuple(float(v) for v in np.median(tray, axis=0)) if len(tray) else (128.0,) * 3
     if empty is not None:  # any light: bring it to this photo's light by its median first
         empty_small = light.shrink(empty, scale)
@@ -237,20 +239,43 @@ def calibrate(image: np.ndarray, samples: Iterable[Sample], backgrounds: Iterabl
     radii: dict[str, list[float]] = {}
     for s in samples:
         x, y, w, h = (v // scale for v in s.box)
-        inside = blobs.labels[y:y + max(h, 1), x:x + max(w, 1)]
+        w, h = max(w, 1), max(h, 1)
+        inside = blobs.labels[y:y + h, x:x + w]
         code = code_of(s.color)
         candidates = np.unique(inside[inside > 0])
-        mine = blobs.histogram[:, code] + blobs.histogram[:, code + AMBIGUOUS]
-        best = max(candidates, key=lambda lab: mine[lab], default=None)
-        if best is None or mine[best] < max(4, 0.3 * blobs.histogram[best, 1:].sum()):
+        # A sample whose blob reaches well beyond its box touches its neighbours (a packed
+        # group of blocks): its own part is what lies in the box.
+        own = [(lab, inside == lab) for lab in candidates]
+        box_classes = classes[y:y + h, x:x + w]
+        counts = {lab: _box_histogram(box_classes, m) if _reaches_out(blobs.stats[lab], x, y, w, h)
+                  else blobs.histogram[lab] for lab, m in own}
+        best = max(candidates, key=lambda lab: counts[lab][code] + counts[lab][code + AMBIGUOUS], default=None)
+        mine = 0 if best is None else counts[best][code] + counts[best][code + AMBIGUOUS]
+        if best is None or mine < max(4, 0.3 * counts[best][1:].sum()):
             raise CalibrationError(f"The {s.color} sample box {box_text(s.box)} holds no cube the "
                                    f"counter recognises as {s.color}; is the box on the right cube?")
-        areas.setdefault(s.color, []).append(float(blobs.histogram[best, 1:].sum()) * scale * scale)
-        radii.setdefault(s.color, []).append(float(blobs.radius[best]) * scale)
+        areas.setdefault(s.color, []).append(float(counts[best][1:].sum()) * scale * scale)
+        if _reaches_out(blobs.stats[best], x, y, w, h):
+            radius = float(blobs.depth[y:y + h, x:x + w][inside == best].max())
+        else:
+            radius = float(blobs.radius[best])
+        radii.setdefault(s.color, []).append(radius * scale)
     cube_area = {c: float(np.median(a)) for c, a in areas.items()}
     cube_radius = {c: float(np.median(r)) for c, r in radii.items()}
     return Calibration((width, height), roi_points, scale, references, cube_area, cube_radius,
                        tray_bgr, cells, is_round(masks), samples, backgrounds, {}, tuple(warnings))
+
+
+def _reaches_out(stats: np.ndarray, x: int, y: int, w: int, h: int) -> bool:
+    """Whether a blob (cv2 stats row) reaches more than a quarter of the box beyond the box."""
+    bx, by, bw, bh = (int(v) for v in stats[:4])
+    mx, my = w // 4 + 1, h // 4 + 1
+    return bx < x - mx or by < y - my or bx + bw > x + w + mx or by + bh > y + h + my
+
+
+def _box_histogram(box_classes: np.ndarray, part: np.ndarray) -> np.ndarray:
+    """Pixels of each class (as a blob histogram) in ``part``, a mask over ``box_classes``."""
+    return np.bincount(box_classes[part], minlength=2 * AMBIGUOUS)
 
 
 # ---------------------------------------------------------------- JSON

@@ -24,3 +24,11 @@ class ImageReadError(VisionError, ValueError):
 
 class ImageSizeError(VisionError, ValueError):
     """Two photos that must match (a frame and its empty-tray photo) have different sizes."""
+
+
+class NoObjectInBoxError(CalibrationError):
+    """A sample box shows no object apart from the tray around it."""
+
+
+class TwoColoursInBoxError(CalibrationError):
+    """A sample box holds two objects of clearly different colours."""

@@ -17,7 +17,7 @@ import cv2
 import numpy as np
 
 from companion.vision.classify import BACKGROUND, GLARE_CHROMA, Reference, to_lab
-from companion.vision.errors import CalibrationError
+from companion.vision.errors import CalibrationError, NoObjectInBoxError, TwoColoursInBoxError
 
 Box = tuple[int, int, int, int]  # x, y, width, height in camera pixels
 ROUND_FILL = 0.88  # objects filling less of their tightest rectangle are round (square ≈ 1, disc ≈ 0.79)
@@ -27,6 +27,8 @@ SHADOW_DEPTH = 0.55  # … as long as its lightness is at least this share of th
 RING_OFF = 0.1  # share of a box's border ring unlike the band outside it: the box runs over its object
 TRIM = 1.75  # distance to a sample's own reference beyond which a pixel is not the sample's colour
 TRIM_ROUNDS = 3
+GROW = 1.2  # each try of the search around a point is this much wider than the last
+MIN_OBJECT = 64  # camera pixels: anything smaller under a point is noise, not a cube
 
 
 @dataclass(frozen=True)
@@ -58,7 +60,7 @@ def cube_in_box(image: np.ndarray, sample: Sample) -> np.ndarray:
     differs = cv2.morphologyEx(differs, cv2.MORPH_OPEN, np.ones((k, k), np.uint8))
     count, labels, stats, centres = cv2.connectedComponentsWithStats(differs, connectivity=8)
     if count < 2 or stats[1:, cv2.CC_STAT_AREA].max() < max(16, 0.04 * w * h):
-        raise CalibrationError(f"The {sample.color} sample box {box_text(sample.box)} shows no cube: "
+        raise NoObjectInBoxError(f"The {sample.color} sample box {box_text(sample.box)} shows no cube: "
                                "it looks like empty tray. Draw the box around one cube.")
     # The biggest object, preferring ones near the centre (a neighbour's corner may poke in).
     off = np.hypot(centres[1:, 0] - w / 2, centres[1:, 1] - h / 2) / side
@@ -66,6 +68,151 @@ def cube_in_box(image: np.ndarray, sample: Sample) -> np.ndarray:
     mask = labels == 1 + int(np.argmax(score))
     _check_one_colour(lab[mask], sample, looks)
     return mask
+
+
+@dataclass(frozen=True)
+class Found:
+    """The one object under a point: the box the search found it in (with tray all around it),
+    its mask in that box, its centre and its size (square root of its area), camera pixels."""
+
+    box: Box
+    mask: np.ndarray
+    centre: tuple[float, float]
+    side: float
+
+
+def centred_box(x: int, y: int, side: int, width: int, height: int) -> Box:
+    """A square box of ``side`` pixels centred on ``x, y``, moved inside the photo."""
+    side = min(side, width, height)
+    x0 = min(max(0, x - side // 2), width - side)
+    y0 = min(max(0, y - side // 2), height - side)
+    return x0, y0, side, side
+
+
+def object_at(image: np.ndarray, x: int, y: int, color: str = "background",
+              start: int | None = None) -> Found | None:
+    """The one object under the point ``x, y``: the smallest square box around it, grown by
+    :data:`GROW` from ``start`` pixels, in which :func:`cube_in_box` finds an object with tray
+    all around it (not cut by the box's border) that lies under the point (a quarter of its
+    size of slack). None when the point is on tray.
+
+    One search for a finger's tap and for a sample box drawn on the object itself (the box's
+    border then runs over the object, and its ring is no tray).
+    """
+    height, width = image.shape[:2]
+    side = max(12, min(width, height) // 60) if start is None else max(12, start)
+    limit = min(width, height) // 3 if start is None else max(min(width, height) // 3, 3 * start)
+    while side <= limit:
+        box = centred_box(x, y, side, width, height)
+        side = int(side * GROW) + 1
+        try:
+            mask = cube_in_box(image, Sample(color, box))
+        except CalibrationError:  # no object yet, or a neighbour of another colour in the box
+            continue  # no object with tray around it yet (the box lies on the object): grow
+        ys, xs = np.nonzero(mask)
+        bx, by, bw, bh = box
+        if xs.min() == 0 or ys.min() == 0 or xs.max() == bw - 1 or ys.max() == bh - 1:
+            continue  # cut by the box: the tray ring is not around it yet
+        area = float(mask.sum())
+        size = math.sqrt(area)
+        near = (bx + xs.min() - 0.25 * size <= x <= bx + xs.max() + 0.25 * size
+                and by + ys.min() - 0.25 * size <= y <= by + ys.max() + 0.25 * size)
+        if area >= MIN_OBJECT and near:
+            return Found(box, mask, (bx + float(xs.mean()), by + float(ys.mean())), size)
+        break  # a speck, or a neighbour beside the point: the point may still lie on an object
+    return _grown_at(image, x, y, color, limit)
+
+
+def _grown_at(image: np.ndarray, x: int, y: int, color: str, limit: int) -> Found | None:
+    """The object under a point by its colour alone (:func:`grown_object` on seed boxes growing
+    by :data:`GROW` round the point): for an object whose surroundings are no plain tray ring
+    (packed neighbours, a busy desk). A seed on plain tray grows into the tray, reaches its
+    window's border every time, and finds nothing."""
+    height, width = image.shape[:2]
+    side = max(8, min(width, height) // 80)
+    while side <= limit:
+        grown = grown_object(image, Sample(color, centred_box(x, y, side, width, height)))
+        side = int(side * GROW) + 1
+        if grown is None:
+            continue
+        sample, mask = grown
+        area = float(mask.sum())
+        if area < MIN_OBJECT:
+            return None
+        ys, xs = np.nonzero(mask)
+        bx, by = sample.box[:2]
+        return Found(sample.box, mask, (bx + float(xs.mean()), by + float(ys.mean())), math.sqrt(area))
+    return None
+
+
+def sample_object(image: np.ndarray, sample: Sample) -> tuple[Sample, np.ndarray]:
+    """The sample box to learn from and the mask of its object.
+
+    A box drawn around its object (loose or tight) is used as drawn (:func:`cube_in_box`). A
+    box drawn *on* the object — its border runs over the object on three or four sides, so no
+    tray shows around it, as when a person boxes a long block's face — is grown from the colour
+    at its centre (:func:`grown_object`), and the box becomes the object's own bounding box
+    with a margin. Raises :class:`CalibrationError` when neither finds an object.
+    """
+    try:
+        mask = cube_in_box(image, sample)
+    except NoObjectInBoxError as exc:  # two colours in the box stays a refusal
+        drawn_error, mask = exc, None
+    if mask is not None:
+        ys, xs = np.nonzero(mask)
+        h, w = mask.shape
+        cut = int(xs.min() == 0) + int(ys.min() == 0) + int(xs.max() == w - 1) + int(ys.max() == h - 1)
+        if cut < 3:  # tray on two sides at least: drawn around the object (tight or at the edge)
+            return sample, mask
+    grown = grown_object(image, sample)
+    if grown is None:
+        if mask is not None:
+            return sample, mask
+        raise drawn_error
+    return grown
+
+
+SEED = 0.3  # the centre part of a box, as a share of its sides, whose colour a grown object has
+GROW_DISTANCE = 3.5  # shade-aware distance to the seed colour within which a pixel is the object
+
+
+def grown_object(image: np.ndarray, sample: Sample) -> tuple[Sample, np.ndarray] | None:
+    """The object at the centre of a box drawn on it: the connected region, around the box
+    centre, of pixels within :data:`GROW_DISTANCE` of the colour of the box's middle
+    (:data:`SEED` of its sides; shade-aware, so the object's darker sides stay in), searched in
+    a window three times the box's size. None when that region reaches the window's border
+    (the "object" is the tray itself) or is smaller than a third of the box.
+    """
+    x, y, w, h = sample.box
+    height, width = image.shape[:2]
+    sx0, sy0 = x + int(w * (1 - SEED) / 2), y + int(h * (1 - SEED) / 2)
+    seed = image[sy0:sy0 + max(2, int(w * SEED)), sx0:sx0 + max(2, int(h * SEED))].reshape(-1, 3)
+    reference = sample_reference(BACKGROUND, seed)
+    cx, cy = x + w // 2, y + h // 2
+    wx0, wy0 = max(0, cx - 3 * w // 2), max(0, cy - 3 * h // 2)
+    wx1, wy1 = min(width, cx + 3 * w // 2), min(height, cy + 3 * h // 2)
+    window = to_lab(image[wy0:wy1, wx0:wx1])
+    near = (reference.distance(window.reshape(-1, 3)) <= GROW_DISTANCE).reshape(window.shape[:2])
+    k = max(3, int(math.sqrt(w * h) / 20) | 1)
+    near = cv2.morphologyEx(near.view(np.uint8), cv2.MORPH_OPEN, np.ones((k, k), np.uint8))
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(near, connectivity=8)
+    label = labels[cy - wy0, cx - wx0]
+    if label == 0:  # the very centre is a glint or a seam: the component nearest it
+        if count < 2:
+            return None
+        ys, xs = np.nonzero(labels)
+        nearest = int(np.argmin((xs - (cx - wx0)) ** 2 + (ys - (cy - wy0)) ** 2))
+        label = labels[ys[nearest], xs[nearest]]
+    bx, by, bw, bh, area = (int(v) for v in stats[label])
+    touches = (bx == 0 and wx0 > 0) or (by == 0 and wy0 > 0) or (bx + bw == wx1 - wx0 and wx1 < width) \
+        or (by + bh == wy1 - wy0 and wy1 < height)
+    if touches or area < w * h / 3:
+        return None
+    pad = max(2, int(0.15 * max(bw, bh)))  # a margin of tray, within the window
+    x0, y0 = max(0, bx - pad), max(0, by - pad)
+    x1, y1 = min(wx1 - wx0, bx + bw + pad), min(wy1 - wy0, by + bh + pad)
+    mask = labels[y0:y1, x0:x1] == label
+    return Sample(sample.color, (wx0 + x0, wy0 + y0, x1 - x0, y1 - y0)), mask
 
 
 def _tray_looks(image: np.ndarray, box_lab: np.ndarray, box: Box) -> list[Reference]:
@@ -159,7 +306,7 @@ def _check_one_colour(lab: np.ndarray, sample: Sample, looks: Sequence[Reference
     black_beside = (chroma[grey] < 8 and chroma[1 - grey] > 30
                     and float(np.median(halves[grey][:, 0])) < 0.45 * tray_lightness)
     if two_hues or black_beside:
-        raise CalibrationError(f"The {sample.color} sample box {box_text(sample.box)} holds two "
+        raise TwoColoursInBoxError(f"The {sample.color} sample box {box_text(sample.box)} holds two "
                                "colours; draw it around one cube only.")
 
 

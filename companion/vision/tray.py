@@ -39,9 +39,10 @@ def sample_area(shape: tuple[int, int], samples: Sequence[Sample], scale: int) -
 
 
 def tray_pixels(small: np.ndarray, scale: int, samples: Sequence[Sample], backgrounds: Sequence[Box],
-                 roi_points, cube_area: float) -> np.ndarray:
+                 roi_points, cube_area: float, cube_refs: Sequence[Reference] = ()) -> np.ndarray:
     """N×3 BGR pixels of tray in the working image: inside the outline, outside every sample
-    box, plus the background boxes — less any unmarked object (see :func:`unmarked_objects`)."""
+    box, plus the background boxes — less any unmarked object (see :func:`unmarked_objects`)
+    and anything that looks like a sampled colour (:func:`like_samples`)."""
     h, w = small.shape[:2]
     keep = np.ones((h, w), np.uint8)
     if roi_points is not None:
@@ -49,9 +50,37 @@ def tray_pixels(small: np.ndarray, scale: int, samples: Sequence[Sample], backgr
         cv2.fillPoly(keep, [np.round(np.array(roi_points, np.float64) / scale).astype(np.int32)], 1)
     keep[sample_area((h, w), samples, scale)] = 0
     keep[unmarked_objects(small, keep.view(bool), cube_area)] = 0
+    keep[like_samples(small, cube_refs, cube_area)] = 0
     for x, y, bw, bh in backgrounds:
         keep[y // scale:(y + bh) // scale + 1, x // scale:(x + bw) // scale + 1] = 1
     return small[keep.view(bool)]
+
+
+LIKE_SAMPLE = 2.5  # shade-aware distance to a sampled colour within which a pixel is no tray
+
+
+def like_samples(small: np.ndarray, cube_refs: Sequence[Reference], cube_area: float) -> np.ndarray:
+    """H×W bool: pixels within :data:`LIKE_SAMPLE` of a sampled colour, in patches of at least a
+    tenth of a cube, grown by a rim: the unboxed cubes of the calibration photo, whatever their
+    shape or however they touch (a packed group of blocks is no cube-sized blob). Left in the
+    tray's training pixels they would teach the tray to look like a cube colour, and every
+    cube of that colour would vanish into the tray. Thin grain or a scratch of that colour stays.
+    """
+    out = np.zeros(small.shape[:2], bool)
+    if not cube_refs:
+        return out
+    flat = to_lab(small).reshape(-1, 3)
+    near = np.zeros(len(flat), bool)
+    for ref in cube_refs:
+        near |= ref.distance(flat) <= LIKE_SAMPLE
+    near = near.reshape(out.shape).view(np.uint8)
+    near = cv2.morphologyEx(near, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(near, connectivity=8)
+    big = np.flatnonzero(stats[:, cv2.CC_STAT_AREA] >= 0.1 * cube_area)
+    big = big[big > 0]
+    patch = np.isin(labels, big).view(np.uint8)
+    margin = max(3, int(0.3 * math.sqrt(cube_area)) | 1)
+    return cv2.dilate(patch, np.ones((margin, margin), np.uint8)).view(bool)
 
 
 def unmarked_objects(small: np.ndarray, tray: np.ndarray, cube_area: float) -> np.ndarray:

@@ -4,7 +4,7 @@ import pytest
 
 from companion.vision.errors import CalibrationError
 from companion.vision.classify import Reference
-from companion.vision.samples import Sample, cube_in_box, sample_reference
+from companion.vision.samples import Sample, cube_in_box, object_at, sample_object, sample_reference
 from companion.vision.synthetic import RenderConditions, render_calibration_photo
 
 TRAY = (190, 190, 195)  # light grey, BGR
@@ -76,3 +76,39 @@ def test_a_box_at_the_edge_of_the_photo_reads_the_tray_from_what_there_is():
         mask = cube_in_box(image, Sample("red", box))
         ys, xs = np.nonzero(mask)
         assert abs(xs.mean() + box[0] - 24) < 4 and abs(ys.mean() + box[1] - 100) < 4
+
+
+def _block_on_wood() -> np.ndarray:
+    """A long teal block (2:1) with a darker side face, on an orange-brown desk."""
+    image = np.full((600, 600, 3), (70, 110, 170), np.uint8)  # desk, BGR
+    cv2.rectangle(image, (110, 80), (170, 200), (120, 140, 20), -1)  # top face
+    cv2.rectangle(image, (171, 80), (185, 200), (70, 85, 10), -1)  # side face, in shade
+    return image
+
+
+def test_a_box_drawn_on_the_object_itself_is_grown_to_the_whole_object():
+    """A box inside the block's face (the border runs over the block on every side) shows no
+    tray; the object is grown from the colour at its centre, the box becomes its own."""
+    image = _block_on_wood()
+    inside = Sample("green", (120, 100, 40, 80))
+    with pytest.raises(CalibrationError, match="shows no cube"):
+        cube_in_box(image, inside)  # the box as drawn: no tray around anything in it
+    sample, mask = sample_object(image, inside)
+    x, y, w, h = sample.box
+    assert x < 110 and y < 80 and x + w > 170 and y + h > 200  # round the whole face
+    face = np.zeros((600, 600), bool)
+    face[80:201, 110:171] = True
+    assert mask.sum() >= 0.95 * face.sum()
+    assert (face[y:y + h, x:x + w] & mask).sum() >= 0.95 * face.sum()
+
+
+def test_a_box_on_two_colours_stays_refused_when_no_object_can_be_grown():
+    image = _table(((80, 100), 20, (25, 25, 25)), ((120, 100), 20, PINK))
+    with pytest.raises(CalibrationError, match="two colours"):
+        sample_object(image, Sample("red", (50, 70, 100, 60)))
+
+
+def test_a_point_on_plain_tray_finds_no_object():
+    assert object_at(_block_on_wood(), 40, 250) is None
+    found = object_at(_block_on_wood(), 140, 140, "green")
+    assert found is not None and abs(found.centre[0] - 140) < 12 and abs(found.centre[1] - 140) < 8

@@ -1,0 +1,79 @@
+"""The painted wooden blocks of ``../shared/realsets/dobot-blocks-wood`` (README there): 2:1
+blocks on an orange-brown desk close to red and yellow, oblique phone photos, packed groups.
+
+Calibrated by its ``calib.json`` (one box per colour, drawn on the block itself, the other
+blocks of the photo unboxed). The floors hold what the counter reaches today (``make bench``
+prints the numbers): a change that loses blocks fails here even when the candy set gains.
+Skipped, with the reason, where the folder is absent.
+"""
+
+import pytest
+
+from benchmarks.realsets import CANDY, DOBOT, RealSet
+from benchmarks.stages import Stages
+from companion.hw.calibration_store import Tap, sample_at
+from companion.vision.calibration import calibrate
+from companion.vision.counting import count_cubes
+from companion.vision.imageio import read_image
+
+needs_blocks = pytest.mark.skipif(not DOBOT.present, reason=f"real photo set missing: {DOBOT.folder}")
+
+
+@pytest.fixture(scope="module")
+def blocks():
+    cal = calibrate(read_image(DOBOT.folder / DOBOT.calibration_photo), DOBOT.samples)
+    truth, boxes = DOBOT.truth(), DOBOT.boxes()
+    results = {name: count_cubes(read_image(DOBOT.folder / name), cal)
+               for name in sorted(truth) if name != DOBOT.calibration_photo}
+    stages = Stages()
+    for name, result in results.items():
+        stages.add(name, boxes[name], result)
+    return cal, truth, results, stages
+
+
+@needs_blocks
+def test_boxes_drawn_on_the_blocks_calibrate_every_colour(blocks):
+    cal, _, _, _ = blocks
+    assert set(cal.colors) == {"red", "yellow", "green", "blue"}
+
+
+@needs_blocks
+def test_the_blocks_found_take_their_own_colour(blocks):
+    """The colour stage: of the blocks counted at all, nearly every one in its own colour
+    (measured: 129 of 134); the desk is never counted red or yellow in bulk."""
+    _, _, _, stages = blocks
+    assert stages.found >= 120, stages.line()
+    assert stages.right >= 0.93 * stages.found, stages.line()
+    assert stages.extra <= 30, stages.line()
+
+
+@needs_blocks
+def test_blocks_missed_without_a_flag_stay_few(blocks):
+    """Measured: 20 of 216 blocks neither counted nor flagged (9 %). The target is none; the
+    floor stops it from growing."""
+    _, _, _, stages = blocks
+    assert stages.missed <= 24, stages.line()
+
+
+@needs_blocks
+def test_block_counts_do_not_fall_below_today(blocks):
+    _, truth, results, _ = blocks
+    missed = sum(abs(truth[n].get(c, 0) - r.counts.get(c, 0))
+                 for n, r in results.items() for c in set(truth[n]) | set(r.counts))
+    assert missed <= 95, f"objects miscounted: {missed}"
+
+
+@pytest.mark.parametrize("realset", [CANDY, DOBOT], ids=lambda s: s.name)
+def test_a_tap_on_one_object_per_shade_calibrates(realset: RealSet):
+    """As on the tablet: a tap in the middle of each sample (no box drawn) becomes a sample
+    box round the whole object, and the photo calibrates every colour."""
+    if not realset.present:
+        pytest.skip(f"real photo set missing: {realset.folder}")
+    photo = read_image(realset.folder / realset.calibration_photo)
+    taps = [Tap(s.color, s.box[0] + s.box[2] // 2, s.box[1] + s.box[3] // 2) for s in realset.samples]
+    samples = [sample_at(photo, tap) for tap in taps]
+    for tap, sample in zip(taps, samples):
+        x, y, w, h = sample.box
+        assert x <= tap.x <= x + w and y <= tap.y <= y + h
+    cal = calibrate(photo, samples)
+    assert set(cal.colors) == {s.color for s in realset.samples}
