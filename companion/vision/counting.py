@@ -66,7 +66,11 @@ CORE_DEPTH = 0.65  # of a cube's radius: deeper than this is a cube's core (see 
 PEAK_DEPTHS = (0.5, 0.6, 0.7, 0.8, 0.9, 1.0)  # round objects: cores counted at each depth, the most win
 ROUND_SLACK = 0.75  # round objects: area may exceed the waists' count by this much and not add one
 ONE_COLOUR = 0.8  # share of a blob's colour votes for one colour that makes it one-coloured
-NO_SUCH_COLOUR = 3.0  # an object whose mean colour is this far from its colour is of none
+NO_SUCH_COLOUR = 3.0  # an object whose mean colour is this far from its colour is of none …
+CLEAR_MARGIN = 2.5  # … unless every other colour is this many times farther (open-set by margin)
+NO_COLOUR_AT_ALL = 8.0  # … and never beyond this: a hand, a coin, a die
+SAME_HUE = 25.0  # degrees of Lab hue within which a far object still shares its colour's hue
+CHROMATIC = 12.0  # Lab chroma below which a colour has no hue to compare (black, white, grey)
 COLOUR_DOUBT = 0.7  # own-colour distance over next colour's distance above this: doubtful
 
 
@@ -201,11 +205,25 @@ def _inside(geo: _Geometry, x: float, y: float) -> bool:
     return 0 <= xi < w and 0 <= yi < h and bool(geo.roi_mask[yi, xi])
 
 
+def _same_hue(lab: np.ndarray, ref: np.ndarray) -> np.ndarray:
+    """Whether each N×3 Lab value (a, b centred) has the hue of the reference mean: both
+    without chroma (a black cube gone grey), or both chromatic within :data:`SAME_HUE`."""
+    chroma = np.hypot(lab[:, 1], lab[:, 2])
+    ref_chroma = float(np.hypot(ref[1], ref[2]))
+    if ref_chroma < CHROMATIC:
+        return chroma < 2 * CHROMATIC
+    turn = np.degrees(np.abs(np.angle(np.exp(1j * (np.arctan2(lab[:, 2], lab[:, 1])
+                                                    - np.arctan2(ref[2], ref[1]))))))
+    return (chroma >= CHROMATIC) & (turn <= SAME_HUE)
+
+
 def _colour_doubts(geo: _Geometry, blobs: Blobs,
-                   pieces: list[tuple[int, int]]) -> list[tuple[float, str | None]]:
+                   pieces: list[tuple[int, int]]) -> list[tuple[float, str | None, bool]]:
     """For each (blob, colour code) piece: the distance of its pixels' mean colour to that
-    colour's nearest reference, and the other colour it is nearly as close to (its distance
-    over the other's above :data:`COLOUR_DOUBT`), or None."""
+    colour's nearest reference, the other colour it is nearly as close to (its distance over
+    the other's above :data:`COLOUR_DOUBT`) or None, and whether it is that colour *by margin*
+    only: farther than :data:`NO_SUCH_COLOUR` from it (light the correction missed), but every
+    other colour :data:`CLEAR_MARGIN` times farther still — counted, and flagged."""
     if not pieces:
         return []
     labels = np.array([p[0] for p in pieces])
@@ -216,15 +234,24 @@ def _colour_doubts(geo: _Geometry, blobs: Blobs,
     own = np.full(len(pieces), np.inf)
     other = np.full(len(pieces), np.inf)
     other_code = np.zeros(len(pieces), int)
+    hue_agrees = np.zeros(len(pieces), bool)
     for ref_code, mean, inv, shades in geo.colour_refs:
         dist = shade_distance(lab, mean, inv, shades)
         mine = codes == ref_code
+        hue_agrees |= mine & (dist <= own) & _same_hue(lab, mean)
         own = np.where(mine, np.minimum(own, dist), own)
         closer = ~mine & (dist < other)
         other = np.where(closer, dist, other)
         other_code = np.where(closer, ref_code, other_code)
     doubt = (other_code > 0) & (own > 1.0) & (own > COLOUR_DOUBT * other)
-    return [(float(o), CUBE_COLORS[c - 1] if d else None) for o, c, d in zip(own, other_code, doubt)]
+    # Open set by margin: far from its colour under this light, but clearly nearer to it than
+    # to any other colour, an object is that colour (flagged, below) — not unknown.
+    # Its hue must agree too: an uncalibrated purple is far from blue and farther from the
+    # rest, yet it is no blue cube.
+    by_margin = ((own > NO_SUCH_COLOUR) & (own <= NO_COLOUR_AT_ALL) & (other >= CLEAR_MARGIN * own)
+                 & hue_agrees)
+    return [(float(o), CUBE_COLORS[c - 1] if d else None, bool(m))
+            for o, c, d, m in zip(own, other_code, doubt, by_margin)]
 
 
 def count_cubes(image: np.ndarray, calibration: Calibration,
@@ -314,12 +341,12 @@ def count_cubes(image: np.ndarray, calibration: Calibration,
         bbox = (bx * s + x0, by * s + y0, bw * s, bh * s)
         for code in sorted({code for code, _, _ in objects}):
             color = CUBE_COLORS[code - 1]
-            own, other = doubt_of[(label, code)]
-            if own > NO_SUCH_COLOUR:  # no colour of the calibration: a foreign object
+            own, other, far = doubt_of[(label, code)]
+            if own > NO_SUCH_COLOUR and not far:  # no colour of the calibration: a foreign object
                 if bbox not in unknown_boxes:
                     unknown_boxes.append(bbox)
                 continue
-            confidence = round(max(0.05, min(0.99, base * (0.5 if other else 1.0))), 3)
+            confidence = round(max(0.05, min(0.99, base * (0.5 if (other or far) else 1.0))), 3)
             placed = [(cx, cy) for c, cx, cy in objects if c == code and _inside(geo, cx, cy)]
             for cx, cy in placed:
                 cubes.append(CubeDetection(color, (cx + 0.5) * s + x0, (cy + 0.5) * s + y0, confidence, bbox))
@@ -327,8 +354,8 @@ def count_cubes(image: np.ndarray, calibration: Calibration,
                 continue
             cx, cy = np.mean(placed, axis=0)
             centre = ((cx + 0.5) * s + x0, (cy + 0.5) * s + y0)
-            if other is not None:
-                doubts.append((confidence, Doubt(color, len(placed), "colour", other, *centre, bbox)))
+            if other is not None or far:
+                doubts.append((confidence, Doubt(color, len(placed), "colour", other or "unknown", *centre, bbox)))
         if abs(ratio - n) > SIZE_DOUBT:
             alt = n + 1 if ratio > n else n - 1
             main = CUBE_COLORS[int(np.argmax(seats))]
