@@ -52,7 +52,8 @@ def test_the_calibrations_camera_settings_are_restored_on_start(tmp_path, monkey
     try:
         device = fake.Picamera2.instances[-1]
         assert device.calls[:3] == ["configure", "set_controls", "start"]
-        assert device.control_calls[0] == {**CONTROLS, "ColourGains": (1.7, 1.3)}
+        assert device.control_calls[0] == {**CONTROLS, "ColourGains": (1.7, 1.3),
+                                           "ExposureTimeMode": 1, "AnalogueGainMode": 1}
         assert "autofocus_cycle" not in device.calls  # the saved focus, no new search
         status = tower.status()
         assert status["calibrated"] and status["camera"]["backend"] == "picamera2"
