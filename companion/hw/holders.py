@@ -92,8 +92,11 @@ def _command(entry: Path) -> str:
     except OSError:
         return "?"
     words = [w.decode(errors="replace") for w in raw.split(b"\0") if w]
-    text = " ".join(words) if words else "?"
-    return text if len(text) <= 80 else text[:77] + "…"
+    if not words:
+        return "?"
+    words[0] = os.path.basename(words[0])  # "python3 -m companion serve", not the venv path
+    text = " ".join(w if len(w) <= 40 else w[:39] + "…" for w in words)
+    return text if len(text) <= 100 else text[:99] + "…"
 
 
 def busy_message(exc: BaseException | None = None, holders: list[Holder] | None = None) -> str:
