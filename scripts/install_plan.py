@@ -24,6 +24,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from companion.hw.osinfo import SYSTEM_MODULES, detect_machine, install_plan  # noqa: E402
+from companion.hw.stack import PIP_NAMES, repair_for  # noqa: E402
 
 # Wheels that would shadow apt's numpy/OpenCV inside a --system-site-packages environment.
 SHADOWING = ("numpy", "opencv-python", "opencv-python-headless", "opencv-contrib-python",
@@ -68,6 +69,10 @@ def main(argv: list[str]) -> int:
     return 0
 
 
+PIP_NAMES_OF = {"numpy": "numpy", "cv2": "opencv"}  # module → companion.hw.stack.PIP_NAMES key
+assert set(PIP_NAMES_OF.values()) <= set(PIP_NAMES)
+
+
 def apt_folders() -> tuple[Path, ...]:
     """Where apt puts Python packages (COMPANION_APT_SITE, ':'-separated, replaces it: tests)."""
     raw = os.environ.get("COMPANION_APT_SITE")
@@ -80,15 +85,6 @@ def from_apt(module_file: str | None) -> bool:
         return False
     where = Path(module_file).resolve()
     return any(where.is_relative_to(folder) for folder in apt_folders())
-
-
-def fix_command(module_file: str, package: str) -> str:
-    """The one command that removes a pip copy shadowing apt's (``sudo pip`` or ``pip --user``)."""
-    pip_name = "numpy" if package == "python3-numpy" else \
-        "opencv-python opencv-python-headless opencv-contrib-python opencv-contrib-python-headless"
-    sudo = "" if Path(module_file).resolve().is_relative_to(Path.home().resolve()) else "sudo "
-    return (f"{sudo}{Path(sys.executable).name} -m pip uninstall -y --break-system-packages "
-            f"{pip_name}")
 
 
 def check_system() -> int:
@@ -108,7 +104,7 @@ def check_system() -> int:
             print(f"install: {module} loads from {where}, not from apt's folder "
                   f"({', '.join(map(str, apt_folders()))}): a pip copy hides apt's "
                   f"{package}, which Picamera2 was built against. Run\n"
-                  f"    {fix_command(where or '/usr/local', package)}\n"
+                  f"    {repair_for(where, PIP_NAMES_OF[module])}\n"
                   "and then this command again.", file=sys.stderr)
             return 1
     if missing:

@@ -41,6 +41,8 @@ from pathlib import Path
 
 import numpy as np
 
+RIBBON_ID = "/base/soc/i2c0mux/i2c@1/imx708@1a"  # a Camera Module 3 on the ribbon (Pi 4)
+USB_ID = "/base/scb/pcie@7d500000/pci@0,0/usb@0,0-1.3:1.0-046d:0825"  # a USB webcam
 FOREVER = 20.0  # seconds a wait=None call blocks on a stalled sensor before failing the test
 EXPOSURE_MODE_MANUAL = 1  # libcamera's ExposureTimeModeEnum / AnalogueGainModeEnum: Auto 0, Manual 1
 
@@ -118,7 +120,7 @@ class FakeRequest:
 
 
 class FakePicamera2:
-    cameras: list[dict] = [{"Model": "imx708", "Num": 0}]
+    cameras: list[dict] = [{"Model": "imx708", "Num": 0, "Id": RIBBON_ID}]
     instances: list[FakePicamera2] = []
     has_focus = True
     af_success = True  # whether an autofocus cycle reports success
@@ -360,7 +362,7 @@ def module(cls: type = FakePicamera2) -> types.ModuleType:
     """A fresh fake ``picamera2`` module."""
     m = types.ModuleType("picamera2")
     m.Picamera2 = cls
-    FakePicamera2.cameras = [{"Model": "imx708", "Num": 0}]
+    FakePicamera2.cameras = [{"Model": "imx708", "Num": 0, "Id": RIBBON_ID}]
     FakePicamera2.instances = []
     FakePicamera2.has_focus = True
     FakePicamera2.picture = None

@@ -106,7 +106,7 @@ def test_a_broken_picamera2_on_a_pi_is_reported_not_a_crash(env, capsys, tmp_pat
     assert code == 1
     assert lines["picamera2"].startswith("FIX") and "numpy.dtype size changed" in lines["picamera2"]
     assert lines["camera"].startswith("FIX")  # auto on a Pi: no simulated tray instead
-    assert "make run" in lines["_all"]
+    assert "make install" in lines["_all"]
 
 
 def test_a_button_that_reads_pressed_at_rest_is_a_wiring_fault(env, capsys):

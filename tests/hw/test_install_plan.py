@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from companion.hw.osinfo import detect_machine, install_plan, parse_os_release
+from companion.hw.stack import REPAIR_ENV, repair_for
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -129,10 +130,23 @@ def test_check_fails_with_the_one_fixing_command_when_numpy_is_not_apts(system, 
         done = subprocess.run([*script, command], env=pi, capture_output=True, text=True)
         assert done.returncode == 1, done.stdout
         assert f"numpy loads from {numpy.__file__}" in done.stderr
-        assert "-m pip uninstall -y --break-system-packages numpy" in done.stderr
+        assert repair_for(numpy.__file__, "numpy") in done.stderr  # the one command
         assert "numpy==" not in done.stdout
     elsewhere = _env(system(UBUNTU))  # off the Pi PyPI's numpy is the plan
     assert subprocess.run([*script, "check"], env=elsewhere).returncode == 0
+
+
+def test_the_repair_names_where_the_shadowing_copy_lies(monkeypatch, tmp_path):
+    monkeypatch.setattr(sys, "prefix", str(tmp_path / "venv"))
+    monkeypatch.setattr(sys, "base_prefix", "/usr")
+    inside = str(tmp_path / "venv/lib/python3.11/site-packages/numpy/__init__.py")
+    assert repair_for(inside, "numpy") == REPAIR_ENV  # the next install purges it
+    sudo_pip = "/usr/local/lib/python3.11/dist-packages/numpy/__init__.py"
+    assert repair_for(sudo_pip, "numpy").startswith(
+        "sudo python3 -m pip uninstall -y --break-system-packages numpy ")
+    user_pip = str(Path.home() / ".local/lib/python3.11/site-packages/cv2/__init__.py")
+    assert repair_for(user_pip, "opencv").startswith(
+        "python3 -m pip uninstall -y --break-system-packages opencv-python ")
 
 
 def _dry_make(env: dict, venv: Path, *targets: str) -> str:

@@ -83,7 +83,7 @@ def test_broken_picamera2_on_a_pi_is_camera_unavailable_with_the_reason(tmp_path
         assert not tower.simulated and status["camera"]["ok"] is False
         assert status["camera"]["backend"] is None  # no simulated tray in its place
         message = status["camera"]["message"]
-        assert "numpy.dtype size changed" in message and "make run" in message
+        assert "numpy.dtype size changed" in message and "companion doctor" in message
         assert message in status["messages"] and status["led"] == "error"
     finally:
         tower.close()

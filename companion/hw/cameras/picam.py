@@ -288,13 +288,18 @@ class Picamera2Camera(Camera):
             cameras = picamera2.Picamera2.global_camera_info()
         except Exception as exc:
             raise _open_failure(exc) from exc
-        if not cameras:
+        # libcamera lists USB webcams too; they are the opencv backend's (rpicam-apps hides
+        # them the same way, raspberrypi/rpicam-apps#282). Picamera2 numbers all of them.
+        ribbon = [i for i, info in enumerate(cameras) if not _is_usb(info)]
+        if not ribbon:
             raise CameraUnavailableError(
                 "No Raspberry Pi camera is connected — check the ribbon cable (see firmware_notes)."
-            )
-        self.model = str(cameras[min(camera_num, len(cameras) - 1)].get("Model", "camera"))
+                + (" (A USB camera is there: it is used as COMPANION_CAMERA=opencv.)"
+                   if cameras else ""))
+        index = ribbon[min(camera_num, len(ribbon) - 1)]
+        self.model = str(cameras[index].get("Model", "camera"))
         try:
-            self._cam = picamera2.Picamera2(camera_num)
+            self._cam = picamera2.Picamera2(index)
             self.can_time_out = callable(getattr(self._cam, "cancel_all_and_flush", None))
             if not self.can_time_out:
                 self.warnings.append("This Picamera2 cannot time out a stalled camera (it is "
@@ -598,6 +603,11 @@ def _mean(image: np.ndarray) -> float:
     return float(np.asarray(image, dtype=np.float64).mean())
 
 
+def _is_usb(info: Mapping[str, Any]) -> bool:
+    """A camera libcamera reaches over USB (its Id is the USB device path), not the ribbon."""
+    return "usb" in str(info.get("Id", "")).lower()
+
+
 def _fmt(value: Any) -> str:
     if isinstance(value, (list, tuple)):
         return "(" + ", ".join(_fmt(v) for v in value) + ")"
@@ -631,8 +641,8 @@ def _import_failure(exc: BaseException) -> str:
         numpy_at = getattr(np, "__file__", "?")
         return (f"The camera is off: Picamera2 cannot load with numpy {np.__version__} from "
                 f"{numpy_at} ({text}). A second numpy hides the one Picamera2 was built for — "
-                "run 'make run' again in the companion folder (it removes it), then "
-                "'companion doctor'. Enter the counts by hand meanwhile.")
+                "run 'companion doctor': it names the one command that removes it. Enter the "
+                "counts by hand meanwhile.")
     return (f"The camera is off: Picamera2 cannot load ({text}). Run 'companion doctor' for "
             "what to repair. Enter the counts by hand meanwhile.")
 

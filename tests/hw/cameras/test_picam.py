@@ -195,6 +195,16 @@ def test_no_camera_connected(fake):
         Picamera2Camera(module=fake)
 
 
+def test_a_usb_webcam_listed_by_libcamera_is_not_opened_as_the_pi_camera(fake):
+    fake.Picamera2.cameras = [{"Model": "046d:0825", "Id": fake_picamera2.USB_ID}]
+    with pytest.raises(CameraUnavailableError, match="COMPANION_CAMERA=opencv"):
+        Picamera2Camera(module=fake)
+    assert fake.Picamera2.instances == []
+    fake.Picamera2.cameras.append({"Model": "imx708", "Id": fake_picamera2.RIBBON_ID})
+    cam, device = open_cam(fake)
+    assert device.camera_num == 1 and cam.model == "imx708"
+
+
 def test_camera_busy_is_told_as_busy_though_picamera2_hides_it_in_the_context(fake, monkeypatch):
     monkeypatch.setattr(fake_picamera2.FakePicamera2, "busy_holder", "companion serve")
     with pytest.raises(CameraBusyError) as caught:
@@ -297,7 +307,7 @@ def test_numpy_abi_mismatch_on_import_is_camera_unavailable_with_the_repair(monk
     with pytest.raises(CameraUnavailableError) as caught:
         Picamera2Camera()
     message = str(caught.value)
-    assert "numpy.dtype size changed" in message and "make run" in message
+    assert "numpy.dtype size changed" in message and "companion doctor" in message
     assert np.__version__ in message
     assert isinstance(caught.value.__cause__, ValueError)
 
