@@ -237,8 +237,9 @@ def _as(tmp_path: Path, uid: int, name: str) -> dict:
     bin_dir.mkdir(exist_ok=True)
     (bin_dir / "id").write_text(f'#!/bin/sh\ncase "$1" in -u) echo {uid};; -un) echo {name};; '
                                 f'*) echo "uid={uid}({name})";; esac\n')
-    for tool in ("sudo", "make", "systemctl"):
-        (bin_dir / tool).write_text(f'#!/bin/sh\necho "{tool} $*" >> {tmp_path}/called\n')
+    for tool in ("sudo", "make", "systemctl"):  # each reads its input, as `sudo tee` does
+        (bin_dir / tool).write_text(f'#!/bin/sh\necho "{tool} $*" >> {tmp_path}/called\n'
+                                    'cat >/dev/null\n')
     for script in bin_dir.iterdir():
         script.chmod(0o755)
     return {**os.environ, "PATH": f"{bin_dir}:{os.environ['PATH']}",
@@ -251,7 +252,7 @@ def test_the_installer_refuses_root_even_through_sudo(tmp_path, sudo_user):
     if sudo_user:
         env["SUDO_USER"] = sudo_user
     done = subprocess.run([str(ROOT / "scripts" / "install-service")], env=env,
-                          capture_output=True, text=True)
+                          capture_output=True, text=True, stdin=subprocess.DEVNULL)
     assert done.returncode == 1 and "not run this as root" in done.stderr
     assert not (tmp_path / "called").exists() and not (tmp_path / "data").exists()
 
@@ -259,7 +260,7 @@ def test_the_installer_refuses_root_even_through_sudo(tmp_path, sudo_user):
 def test_the_installer_as_a_user_builds_the_runtime_only(tmp_path):
     env = _as(tmp_path, 1000, "alice")
     done = subprocess.run([str(ROOT / "scripts" / "install-service")], env=env,
-                          capture_output=True, text=True)
+                          capture_output=True, text=True, stdin=subprocess.DEVNULL)
     assert done.returncode == 0, done.stderr
     called = (tmp_path / "called").read_text().splitlines()
     assert called[0] == "make install"  # runtime only: no test tools on the Pi
