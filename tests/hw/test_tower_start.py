@@ -136,3 +136,17 @@ def test_settings_that_do_not_take_are_shown(tmp_path, monkeypatch):
         assert any("did not take the fixed settings" in m for m in tower.status()["messages"])
     finally:
         tower.close()
+
+
+def test_without_a_calibration_the_service_focuses_at_COMPANION_FOCUS_CM(tmp_path, monkeypatch):
+    fake = fake_picamera2.module()
+    monkeypatch.setitem(sys.modules, "picamera2", fake)
+    tower = Tower.from_settings(Settings(camera="picamera2", gpio="mock", data_dir=tmp_path),
+                                environ={"COMPANION_RASPBERRY_PI": "1",
+                                         "COMPANION_FOCUS_CM": "12.5"})
+    try:
+        device = fake.Picamera2.instances[-1]
+        assert "autofocus_cycle" not in device.calls  # no cycle on an empty, clear tray
+        assert device.control_calls[0]["LensPosition"] == 8.0  # 1 / 0.125 m
+    finally:
+        tower.close()
