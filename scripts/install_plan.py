@@ -3,7 +3,9 @@
 
     install_plan.py mode                 system | pypi
     install_plan.py extras [EXTRA …]     the project's extras to install, comma-separated
-    install_plan.py check                on Raspberry Pi OS: are apt's numpy and OpenCV there?
+    install_plan.py spec [EXTRA …]       what pip installs: "." or ".[opencv,test]"
+    install_plan.py check                on Raspberry Pi OS: do numpy and OpenCV load, from
+                                         apt's folder only? (else the one command that fixes it)
     install_plan.py constraints          pip constraints: numpy pinned to apt's (system mode)
     install_plan.py purge VENV           remove numpy/OpenCV wheels a venv holds (system mode)
 
@@ -22,6 +24,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from companion.hw.osinfo import SYSTEM_MODULES, detect_machine, install_plan  # noqa: E402
+from companion.hw.stack import PIP_NAMES, repair_for  # noqa: E402
 
 # Wheels that would shadow apt's numpy/OpenCV inside a --system-site-packages environment.
 SHADOWING = ("numpy", "opencv-python", "opencv-python-headless", "opencv-contrib-python",
@@ -42,6 +45,9 @@ def main(argv: list[str]) -> int:
         print(current.mode)
     elif command == "extras":
         print(",".join(dict.fromkeys([*current.extras, *argv[1:]])))
+    elif command == "spec":
+        extras = ",".join(dict.fromkeys([*current.extras, *argv[1:]]))
+        print(f".[{extras}]" if extras else ".")
     elif command == "check":
         print(f"install: {current.reason}")
         if current.mode == "system":
@@ -51,6 +57,8 @@ def main(argv: list[str]) -> int:
         if current.mode == "system":
             import numpy
 
+            if not from_apt(numpy.__file__):  # never pin a numpy apt did not install
+                return check_system()
             print(f"numpy=={numpy.__version__}")
     elif command == "purge":
         if current.mode == "system" and len(argv) > 1:
@@ -61,15 +69,44 @@ def main(argv: list[str]) -> int:
     return 0
 
 
+PIP_NAMES_OF = {"numpy": "numpy", "cv2": "opencv"}  # module → companion.hw.stack.PIP_NAMES key
+assert set(PIP_NAMES_OF.values()) <= set(PIP_NAMES)
+
+
+def apt_folders() -> tuple[Path, ...]:
+    """Where apt puts Python packages (COMPANION_APT_SITE, ':'-separated, replaces it: tests)."""
+    raw = os.environ.get("COMPANION_APT_SITE")
+    folders = raw.split(":") if raw else ["/usr/lib/python3/dist-packages"]
+    return tuple(Path(f).resolve() for f in folders if f)
+
+
+def from_apt(module_file: str | None) -> bool:
+    if not module_file:
+        return False
+    where = Path(module_file).resolve()
+    return any(where.is_relative_to(folder) for folder in apt_folders())
+
+
 def check_system() -> int:
-    """Every module the system stack needs imports with this (system) Python."""
+    """Every module the system stack needs imports with this (system) Python, from apt's
+    folder: a copy under /usr/local (``sudo pip``) or ~/.local (``pip --user``) would shadow
+    apt's, and Picamera2 was built against apt's numpy."""
     missing = []
     for module, package in SYSTEM_MODULES.items():
         try:
-            importlib.import_module(module)
+            loaded = importlib.import_module(module)
         except Exception as exc:  # ImportError, or a broken build raising anything else
             missing.append(package)
             print(f"install: {module} does not load with {sys.executable}: {exc}")
+            continue
+        where = getattr(loaded, "__file__", None)
+        if not from_apt(where):
+            print(f"install: {module} loads from {where}, not from apt's folder "
+                  f"({', '.join(map(str, apt_folders()))}): a pip copy hides apt's "
+                  f"{package}, which Picamera2 was built against. Run\n"
+                  f"    {repair_for(where, PIP_NAMES_OF[module])}\n"
+                  "and then this command again.", file=sys.stderr)
+            return 1
     if missing:
         print("install: on Raspberry Pi OS numpy and OpenCV come from apt, not from pip. Run\n"
               f"    sudo apt install -y {' '.join(current_packages(missing))}\n"

@@ -9,6 +9,8 @@
 ``counting``           press → settle → one fresh frame → count (:class:`CountSession`)
 ``simulator``          the seeded model of the tower's interior and tray
 ``settings``           the tower builder's environment settings
+``holders``            busy camera: the exception chain, and which process holds the device
+``service``            the installed systemd unit: running? which data folder?
 ``cli``                ``companion tower check | lock | simulate``
 =====================  ==========================================================================
 

@@ -175,17 +175,30 @@ def _calibrate(args: argparse.Namespace) -> int:
         print("error: mark at least one cube: --sample COLOUR=X,Y,W,H (see docs/vision.md; "
               "'companion tower check' saves a photo to find the boxes on).")
         return 2
+    from companion.hw.service import data_dir_mismatch
+
+    mismatch = data_dir_mismatch(out.parent)
+    if mismatch and args.out is None:
+        print(f"warning: {mismatch}")
     kind = hw.camera if hw.camera != "auto" else "auto"
     try:
         camera = open_camera(kind, simulate=False, device=hw.camera_device, size=hw.camera_size,
                              channel_order=hw.channel_order, folder=hw.camera_folder,
                              settings=None,
-                             focus_distance_m=None if args.distance is None
+                             focus_distance_m=hw.focus_distance_m if args.distance is None
                              else args.distance / 100)
     except HardwareError as exc:
         print(f"error: {exc}")
         return 2
     try:
+        lock_check = getattr(camera, "check_exposure_lock", None)
+        if lock_check is not None:  # the values to keep must really be obeyed
+            lock = lock_check()
+            print(f"lock   : {lock.sentence()}")
+            if not lock.ok:
+                print("error: the camera does not hold a fixed exposure, so the colours would "
+                      "drift from the calibration — run 'companion doctor' for what to repair.")
+                return 2
         frame = camera.capture()
         settings = camera.settings()
         warnings = list(getattr(camera, "warnings", None) or ())

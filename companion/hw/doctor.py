@@ -7,16 +7,25 @@ Run it on the Pi with the companion service stopped (only one program can hold t
 It checks, in this order, and prints one line per check — ``ok`` or ``FIX`` with the repair:
 
 1. **system** — the OS, Python, whether this is a Raspberry Pi;
-2. **numpy / opencv / picamera2** — the combination is consistent (one numpy, apt's on the Pi;
+2. **service** — whether the companion service is running (it then holds the camera, so the
+   camera checks are skipped with the command to stop it), and whether this command's data
+   folder is the service's (:mod:`companion.hw.service`);
+3. **numpy / opencv / picamera2** — the combination is consistent (one numpy, apt's on the Pi;
    Picamera2 imports), see :mod:`companion.hw.stack`;
-3. **calibration** — present, readable, keeps the camera settings;
-4. **camera** — found and opened with the calibration's settings, which took;
-5. **focus** — the sharpness figure of a fresh frame (:mod:`companion.hw.sharpness`);
-6. **exposure** — mean brightness across ``frames`` (10) fresh frames of the still tray varies by
-   at most 2 % (more means the automatic exposure still runs, or the light flickers);
-7. **buttons / led** — the pins open; at rest no button reads pressed; mock pins are pressed
-   and heard; with ``--buttons S`` a person presses each real button within S seconds;
-8. **disk** — free space for the data folder, and that it can be written.
+4. **calibration** — present, readable, keeps the camera settings;
+5. **camera** — found and opened with the calibration's settings, which took; a camera held by
+   another program is named as busy, with the program when it can be found;
+6. **focus** — the sharpness figure of a fresh frame (:mod:`companion.hw.sharpness`);
+7. **exposure** — mean brightness across ``frames`` (10) fresh frames of the still tray varies by
+   at most 2 % (more means the light flickers, or the exposure drifts);
+8. **lock** (Pi camera) — the exposure is proved fixed by *changing* it: stepped down for a few
+   frames, the metadata and the picture must follow, then it is restored
+   (:meth:`~companion.hw.cameras.picam.Picamera2Camera.check_exposure_lock`);
+9. **buttons / led** — the pins open; at rest no button reads pressed; mock pins are pressed
+   and heard; with ``--buttons S`` a person presses each real button within S seconds; the LED
+   is switched on and off and the person at the terminal says what they saw (without a
+   terminal the doctor says it cannot check it);
+10. **disk** — free space for the data folder, and that it can be written.
 
 Off the Pi the same checks run against the simulated camera and mock pins, so the doctor itself
 is tested (tests/hw/test_doctor.py). Exit status: 0 when nothing needs fixing, 1 otherwise.
@@ -68,8 +77,15 @@ def _doctor(args: argparse.Namespace) -> int:
 
 
 def run_checks(hw: Any, data_dir: Path, frames: int = 10, button_seconds: float = 0.0,
-               out: Callable[[str], None] = print) -> list[Finding]:
-    """Every check, printed through ``out`` as it completes; returns the findings."""
+               out: Callable[[str], None] = print,
+               ask: Callable[[str], str] | None = None) -> list[Finding]:
+    """Every check, printed through ``out`` as it completes; returns the findings.
+
+    ``ask`` puts a yes/no question to the person at the Pi (default: ``input`` when stdin is a
+    terminal, else nobody — then what only a person can see is reported as not checked).
+    """
+    if ask is None and sys.stdin is not None and sys.stdin.isatty():
+        ask = input
     findings: list[Finding] = []
 
     def report(finding: Finding) -> None:
@@ -86,21 +102,50 @@ def run_checks(hw: Any, data_dir: Path, frames: int = 10, button_seconds: float 
     pi = hw.raspberry_pi
     out(f"companion doctor — {machine.os.name}, "
         f"{'a Raspberry Pi' if pi else 'not a Raspberry Pi'}; {python_summary()}")
+    service_running = _check_service(data_dir, report)
     for finding in check_stack(raspberry_pi=pi, import_camera=True):
         report(finding)
     calibration, settings, notes = _read_calibration(hw)
-    camera = _check_camera(hw, settings, report)
+    if service_running:
+        camera = None
+        report(Finding("camera", False, "not checked: the companion service is running and "
+                       "holds the camera", "sudo systemctl stop companion, then run the doctor "
+                       "again (start it after: sudo systemctl start companion)"))
+    else:
+        camera = _check_camera(hw, settings, report)
     _check_calibration(hw, calibration, notes, simulated=getattr(camera, "name", "") ==
                        "synthetic", report=report)
     if camera is not None:
         try:
             _check_focus(camera, report)
             _check_exposure(camera, frames, report)
+            _check_lock(camera, report)
         finally:
             camera.close()
-    _check_controls(hw, button_seconds, report, out)
+    _check_controls(hw, button_seconds, report, out, ask)
     _check_disk(data_dir, report)
     return findings
+
+
+# --- the service ------------------------------------------------------------------------------
+def _check_service(data_dir: Path, report: Callable[[Finding], None]) -> bool:
+    """Report whether the service runs (True: it holds the camera) and shares our data folder."""
+    from companion.hw.service import data_dir_mismatch, service_state
+
+    state = service_state()
+    running = state in ("active", "activating", "reloading")
+    if running:
+        report(Finding("service", False, "the companion service is running: it holds the "
+                       "camera and the buttons", "sudo systemctl stop companion, then run the "
+                       "doctor again (start it after: sudo systemctl start companion)"))
+    else:
+        report(Finding("service", True, "the companion service is not running" if state
+                       else "no companion service installed (or no systemd)"))
+    mismatch = data_dir_mismatch(data_dir)
+    if mismatch:
+        report(Finding("data", False, mismatch, "cd to the companion folder (the service's "
+                       "data is its 'data' folder), or set COMPANION_DATA as the unit does"))
+    return running
 
 
 # --- calibration and camera ------------------------------------------------------------------
@@ -140,11 +185,17 @@ def _check_camera(hw: Any, settings: dict, report: Callable[[Finding], None]) ->
     from companion.hw.camera import open_camera
     from companion.hw.errors import HardwareError
 
+    from companion.hw.errors import CameraBusyError
+
     try:
         camera = open_camera(hw.camera, simulate=not hw.raspberry_pi, folder=hw.camera_folder,
                              device=hw.camera_device, size=hw.camera_size,
                              channel_order=hw.channel_order, settings=settings or None,
-                             seed=hw.sim_seed)
+                             seed=hw.sim_seed, focus_distance_m=hw.focus_distance_m)
+    except CameraBusyError as exc:
+        report(Finding("camera", False, f"busy: {exc}", "stop the program named above, then "
+                       "run the doctor again"))
+        return None
     except HardwareError as exc:
         report(Finding("camera", False, f"not found: {exc}",
                        "check the ribbon cable (rpicam-hello --list-cameras must list it), "
@@ -200,9 +251,28 @@ def _check_exposure(camera: Any, frames: int, report: Callable[[Finding], None])
                    "companion tower calibrate again"))
 
 
+def _check_lock(camera: Any, report: Callable[[Finding], None]) -> None:
+    """Step the exposure down and back (Pi camera only): does the camera really obey it?"""
+    from companion.hw.errors import HardwareError
+
+    check = getattr(camera, "check_exposure_lock", None)
+    if check is None:
+        return
+    try:
+        result = check()
+    except HardwareError as exc:
+        report(Finding("lock", False, f"frames stopped: {exc}", "check the camera cable"))
+        return
+    report(Finding("lock", result.ok, result.sentence(),
+                   "the automatic exposure still runs: update the system (sudo apt update && "
+                   "sudo apt full-upgrade), then companion tower calibrate again; keep the "
+                   "tray lit as for a game (a black or white-out picture cannot darken)"))
+
+
 # --- buttons and LED -------------------------------------------------------------------------
 def _check_controls(hw: Any, seconds: float, report: Callable[[Finding], None],
-                    out: Callable[[str], None]) -> None:
+                    out: Callable[[str], None],
+                    ask: Callable[[str], str] | None = None) -> None:
     from companion.hw.controls import LED_PATTERNS, TowerControls, make_pin_factory
     from companion.hw.errors import HardwareError
 
@@ -230,17 +300,36 @@ def _check_controls(hw: Any, seconds: float, report: Callable[[Finding], None],
         else:
             report(Finding("buttons", True, "pins open, no button stuck (presses: run with "
                            "--buttons 10)"))
-        lit = []
-        for state in LED_PATTERNS:  # drive each state; the pin reports what it was told
-            controls.set_led(state)
-            lit.append(controls.led_state == state)
-        controls.set_led("ready")
-        on = controls.led_lit()
-        report(Finding("led", all(lit) and on, "every LED state driven, steady on for ready"
-                       + (" (mock pin)" if controls.is_mock else " — look: it should be lit"),
-                       "check the LED's polarity and its resistor (firmware_notes/wiring.md)"))
+        report(_check_led(controls, ask, LED_PATTERNS))
     finally:
         controls.close()
+
+
+def _check_led(controls: Any, ask: Callable[[str], str] | None, patterns: Any) -> Finding:
+    """The LED: a pin cannot tell whether light comes out, so on real pins a person says."""
+    fix = "check the LED's polarity and its resistor (firmware_notes/wiring.md)"
+    if controls.is_mock:
+        for state in patterns:  # the state machine runs; there is no LED to look at
+            controls.set_led(state)
+        controls.set_led("ready")
+        return Finding("led", controls.led_lit(), "mock pin: every LED state driven (no LED "
+                       "to look at)", fix)
+    if ask is None:
+        controls.set_led("ready")
+        return Finding("led", True, "not checked: no one at a terminal to say whether it "
+                       "lights (it is switched on now — look at it)", fix)
+    controls.set_led("ready")
+    lit = _yes(ask("       Is the tower's status LED lit now? [y/n] "))
+    controls.set_led("off")
+    dark = _yes(ask("       And is it off now? [y/n] "))
+    controls.set_led("ready")
+    seen = ("lights and goes off as told" if lit and dark else
+            "does not light" if not lit else "does not go off (wired to 3.3 V, not the pin?)")
+    return Finding("led", lit and dark, f"you saw: the LED {seen}", fix)
+
+
+def _yes(answer: str | None) -> bool:
+    return (answer or "").strip().lower() in ("y", "yes", "j", "ja")
 
 
 def _press_mock_buttons(controls: Any) -> Finding:

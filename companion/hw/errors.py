@@ -28,6 +28,16 @@ class CameraUnavailableError(HardwareError):
         super().__init__(message or self.default_message)
 
 
+class CameraBusyError(CameraUnavailableError):
+    """Another program holds the camera (often a second ``companion serve`` or the service):
+    the fix is to stop that program, not to check the cable."""
+
+
+class CameraTimeoutError(CameraUnavailableError):
+    """The camera stopped sending frames (a stalled sensor); it was closed, and is opened
+    again at the next count."""
+
+
 class CameraSettingsError(HardwareError, ValueError):
     """Saved camera settings (in the calibration, or the old lock file) cannot be used."""
 

@@ -40,6 +40,7 @@ class HardwareSettings:
     sim_retain: float = DEFAULT_RETAIN_PROBABILITY
     sim_release: float = DEFAULT_RELEASE_PROBABILITY
     retry_interval: float = 5.0
+    focus_distance_m: float | None = None  # COMPANION_FOCUS_CM: lens to tray floor, no calibration
     raspberry_pi: bool = False  # no simulated tray here: a missing camera is shown as missing
 
 
@@ -74,6 +75,7 @@ def hardware_settings(settings: Any = None, environ: Mapping[str, str] | None = 
         sim_retain=_number(env, "COMPANION_SIM_RETAIN", DEFAULT_RETAIN_PROBABILITY, float),
         sim_release=_number(env, "COMPANION_SIM_RELEASE", DEFAULT_RELEASE_PROBABILITY, float),
         retry_interval=_number(env, "COMPANION_HW_RETRY", 5.0, float),
+        focus_distance_m=_focus(env),
         raspberry_pi=is_raspberry_pi(env),
     )
 
@@ -87,6 +89,18 @@ def _number(env: Mapping[str, str], key: str, default: Any, kind: type) -> Any:
     except ValueError:
         what = "a whole number" if kind is int else "a number"
         raise InvalidHardwareSettingError(f"{key} must be {what}, not {raw!r}.") from None
+
+
+def _focus(env: Mapping[str, str]) -> float | None:
+    """``COMPANION_FOCUS_CM`` (lens to tray floor, 1–200 cm) in metres; None when unset."""
+    centimetres = _number(env, "COMPANION_FOCUS_CM", None, float)
+    if centimetres is None:
+        return None
+    if not 1 <= centimetres <= 200:
+        raise InvalidHardwareSettingError(
+            f"COMPANION_FOCUS_CM is the lens-to-tray distance in centimetres (1 to 200), not "
+            f"{centimetres:g}.")
+    return centimetres / 100
 
 
 def _choice(env: Mapping[str, str], key: str, default: str, options: tuple[str, ...]) -> str:

@@ -20,9 +20,25 @@ from pathlib import Path
 
 # Where apt puts Python packages on Debian and Raspberry Pi OS (pip's go elsewhere).
 SYSTEM_DIST_DIRS: tuple[Path, ...] = (Path("/usr/lib/python3/dist-packages"),)
-REPAIR_ENV = ("in the companion folder run 'make run' again: on Raspberry Pi OS it removes "
-              "numpy/OpenCV wheels from .venv and uses apt's (or: rm -rf .venv && make run)")
+REPAIR_ENV = ("in the companion folder run 'make install': on Raspberry Pi OS every install "
+              "removes numpy/OpenCV wheels from .venv and uses apt's")
 APT_FIX = "sudo apt install -y python3-numpy python3-opencv python3-picamera2"
+PIP_NAMES = {"numpy": "numpy", "opencv": "opencv-python opencv-python-headless "
+             "opencv-contrib-python opencv-contrib-python-headless"}
+
+
+def repair_for(where: str | None, package: str) -> str:
+    """The one command that removes the pip copy of ``package`` ("numpy" or "opencv") found
+    at ``where``: inside this environment the next install purges it; a ``sudo pip`` copy
+    (/usr/local) or a ``pip --user`` one (~/.local) must be uninstalled where it is."""
+    if not where:
+        return REPAIR_ENV
+    place = Path(where).resolve()
+    if place.is_relative_to(Path(sys.prefix).resolve()) and sys.prefix != sys.base_prefix:
+        return REPAIR_ENV
+    sudo = "" if place.is_relative_to(Path.home().resolve()) else "sudo "
+    return (f"{sudo}python3 -m pip uninstall -y --break-system-packages {PIP_NAMES[package]} "
+            "(a pip copy outside the environment), then 'make install' in the companion folder")
 
 
 @dataclass(frozen=True)
@@ -68,7 +84,7 @@ def check_numpy(raspberry_pi: bool, dirs: Sequence[Path] = SYSTEM_DIST_DIRS) -> 
     if not _inside(where, dirs):
         return Finding("numpy", False,
                        f"{here} hides apt's numpy {system}, which Picamera2 and OpenCV were "
-                       "built for (numpy ABI mismatch)", REPAIR_ENV)
+                       "built for (numpy ABI mismatch)", repair_for(where, "numpy"))
     return Finding("numpy", True, f"{here} (apt's, as Picamera2 needs)")
 
 
@@ -84,7 +100,8 @@ def check_opencv(raspberry_pi: bool, dirs: Sequence[Path] = SYSTEM_DIST_DIRS) ->
     here = f"OpenCV {getattr(cv2, '__version__', '?')} from {Path(where).parent}"
     if raspberry_pi and not _inside(where, dirs):
         return Finding("opencv", False, f"{here}: a pip wheel, not apt's python3-opencv — it "
-                       "brings its own numpy requirements", REPAIR_ENV)
+                       "brings its own numpy requirements",
+                       repair_for(getattr(cv2, "__file__", None), "opencv"))
     return Finding("opencv", True, here)
 
 

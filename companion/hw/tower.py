@@ -127,6 +127,7 @@ class Tower:
             "folder": hw.camera_folder, "device": hw.camera_device, "size": hw.camera_size,
             "channel_order": hw.channel_order, "simulator": simulator, "seed": hw.sim_seed,
             "settings": camera_settings, "simulate": not hw.raspberry_pi,
+            "focus_distance_m": hw.focus_distance_m,  # only without saved camera settings
         }
         kind = {"value": hw.camera}
 

@@ -83,6 +83,33 @@ def test_calibrate_fixes_the_pi_camera_and_keeps_its_settings_in_the_calibration
     assert (tmp_path / "calibration-photo.jpg").stat().st_size > 0
     device = fake.Picamera2.instances[-1]
     assert "autofocus_cycle" not in device.calls  # focused by distance
+    assert "lock   : exposure stepped to 50%: metadata followed" in out
+
+
+def test_calibrate_keeps_nothing_when_the_camera_does_not_obey_the_exposure(
+        monkeypatch, capsys, tmp_path, calibration_scene):
+    from tests.hw import fake_picamera2
+
+    image, sample_args = calibration_scene
+    monkeypatch.setitem(sys.modules, "picamera2", fake_picamera2.module())
+    monkeypatch.setattr(fake_picamera2.FakePicamera2, "picture", image)
+    monkeypatch.setattr(fake_picamera2.FakePicamera2, "ignore_controls", True)  # AE goes on
+    monkeypatch.setenv("COMPANION_DATA", str(tmp_path))
+    monkeypatch.setenv("COMPANION_CAMERA", "picamera2")
+    monkeypatch.setenv("COMPANION_CAMERA_SIZE", f"{image.shape[1]}x{image.shape[0]}")
+    code = main(["tower", "calibrate", "--distance", "12.5", *sample_args])
+    out = capsys.readouterr().out
+    assert code == 2 and "does not hold a fixed exposure" in out
+    assert not (tmp_path / "calibration.json").exists()
+
+
+def test_the_focus_distance_setting_is_used_without_a_calibration(monkeypatch):
+    from companion.hw.settings import InvalidHardwareSettingError, hardware_settings
+
+    assert hardware_settings(environ={"COMPANION_FOCUS_CM": "11"}).focus_distance_m == 0.11
+    assert hardware_settings(environ={}).focus_distance_m is None
+    with pytest.raises(InvalidHardwareSettingError, match="COMPANION_FOCUS_CM"):
+        hardware_settings(environ={"COMPANION_FOCUS_CM": "1100"})
 
 
 def test_calibrate_warns_about_a_soft_picture(monkeypatch, capsys, tmp_path, calibration_scene):

@@ -106,7 +106,7 @@ def test_a_broken_picamera2_on_a_pi_is_reported_not_a_crash(env, capsys, tmp_pat
     assert code == 1
     assert lines["picamera2"].startswith("FIX") and "numpy.dtype size changed" in lines["picamera2"]
     assert lines["camera"].startswith("FIX")  # auto on a Pi: no simulated tray instead
-    assert "make run" in lines["_all"]
+    assert "make install" in lines["_all"]
 
 
 def test_a_button_that_reads_pressed_at_rest_is_a_wiring_fault(env, capsys):
@@ -129,3 +129,86 @@ def test_a_full_disk_is_named(env, capsys):
 def test_exposure_spread():
     assert exposure_spread([100.0, 101.0, 99.0]) == pytest.approx(0.02)
     assert exposure_spread([0.0, 0.0]) == float("inf")
+
+
+def test_the_exposure_lock_is_proved_by_stepping_it(pi_camera, capsys):
+    code, lines = doctor(capsys)
+    assert code == 0, lines["_all"]
+    assert lines["lock"].startswith("ok ") and "metadata followed" in lines["lock"]
+
+
+def test_auto_exposure_still_running_is_named(pi_camera, capsys, env):
+    env.setattr(fake_picamera2.FakePicamera2, "ignore_controls", True)
+    code, lines = doctor(capsys)
+    assert code == 1 and lines["lock"].startswith("FIX") and "did NOT follow" in lines["lock"]
+    assert lines["exposure"].startswith("ok ")  # a settled AE is steady: only the step sees it
+
+
+def test_a_running_service_is_checked_first_and_the_camera_left_alone(pi_camera, capsys, env):
+    from companion.hw import service
+
+    env.setattr(service, "service_state", lambda *a, **kw: "active")
+    code, lines = doctor(capsys)
+    assert code == 1 and lines["service"].startswith("FIX")
+    assert "systemctl stop companion" in lines["_all"]
+    assert lines["camera"].startswith("FIX") and "not checked" in lines["camera"]
+    assert pi_camera.Picamera2.instances == []  # the service's camera was not touched
+    out = lines["_all"]
+    assert out.index(" service ") < out.index(" numpy ")
+
+
+def test_a_camera_held_by_another_program_is_busy_not_a_cable_fault(pi_camera, capsys, env):
+    env.setattr(fake_picamera2.FakePicamera2, "busy_holder", "companion serve")
+    code, lines = doctor(capsys)
+    assert code == 1 and lines["camera"].startswith("FIX busy")
+    assert "in use by another program" in lines["camera"] and "ribbon" not in lines["camera"]
+
+
+def test_a_data_folder_other_than_the_services_is_named(env, capsys, tmp_path):
+    from companion.hw import service
+
+    unit = tmp_path / "companion.service"
+    unit.write_text("[Service]\nEnvironment=COMPANION_DATA=/home/alice/companion/data\n")
+    env.setattr(service, "UNIT_PATH", unit)
+    env.setenv("COMPANION_CAMERA", "synthetic")
+    code, lines = doctor(capsys)
+    assert code == 1 and lines["data"].startswith("FIX")
+    assert "COMPANION_DATA=/home/alice/companion/data" in lines["data"]
+
+
+def _real_pins(env):
+    """Mock pins that say they are real, so the doctor treats the LED as a person would."""
+    from companion.hw.controls import TowerControls
+
+    env.setattr(TowerControls, "is_mock", property(lambda self: False))
+
+
+def test_the_led_is_confirmed_by_the_person_who_looks(env, capsys):
+    from companion.hw.doctor import run_checks
+    from companion.hw.settings import hardware_settings
+
+    env.setenv("COMPANION_CAMERA", "synthetic")
+    _real_pins(env)
+    answers = iter(["y", "n"])  # lit, but does not go off
+    findings = run_checks(hardware_settings(), env_path(env), frames=2, out=lambda s: None,
+                          ask=lambda question: next(answers))
+    led = next(f for f in findings if f.name == "led")
+    assert not led.ok and "does not go off" in led.summary
+    answers = iter(["yes", "y"])
+    findings = run_checks(hardware_settings(), env_path(env), frames=2, out=lambda s: None,
+                          ask=lambda question: next(answers))
+    assert next(f for f in findings if f.name == "led").ok
+
+
+def test_without_a_person_the_led_is_said_not_checked(env, capsys):
+    env.setenv("COMPANION_CAMERA", "synthetic")
+    _real_pins(env)
+    code, lines = doctor(capsys)  # stdin is no terminal under pytest
+    assert "not checked" in lines["led"]
+
+
+def env_path(env):
+    import os
+    from pathlib import Path
+
+    return Path(os.environ["COMPANION_DATA"])

@@ -224,7 +224,8 @@ def test_from_settings_still_reads_the_old_exposure_lock_file(tmp_path, monkeypa
     try:
         device = fake.Picamera2.instances[-1]
         assert device.control_calls[0] == {"ExposureTime": 15000, "AnalogueGain": 1.25,
-                                           "ColourGains": (1.8, 1.4)}
+                                           "ColourGains": (1.8, 1.4), "ExposureTimeMode": 1,
+                                           "AnalogueGainMode": 1}
         status = tower.status()
         assert status["camera"]["backend"] == "picamera2" and not tower.simulated
         assert status["calibrated"] is False  # no colour calibration saved yet

@@ -52,7 +52,8 @@ def test_the_calibrations_camera_settings_are_restored_on_start(tmp_path, monkey
     try:
         device = fake.Picamera2.instances[-1]
         assert device.calls[:3] == ["configure", "set_controls", "start"]
-        assert device.control_calls[0] == {**CONTROLS, "ColourGains": (1.7, 1.3)}
+        assert device.control_calls[0] == {**CONTROLS, "ColourGains": (1.7, 1.3),
+                                           "ExposureTimeMode": 1, "AnalogueGainMode": 1}
         assert "autofocus_cycle" not in device.calls  # the saved focus, no new search
         status = tower.status()
         assert status["calibrated"] and status["camera"]["backend"] == "picamera2"
@@ -82,7 +83,7 @@ def test_broken_picamera2_on_a_pi_is_camera_unavailable_with_the_reason(tmp_path
         assert not tower.simulated and status["camera"]["ok"] is False
         assert status["camera"]["backend"] is None  # no simulated tray in its place
         message = status["camera"]["message"]
-        assert "numpy.dtype size changed" in message and "make run" in message
+        assert "numpy.dtype size changed" in message and "companion doctor" in message
         assert message in status["messages"] and status["led"] == "error"
     finally:
         tower.close()
@@ -133,5 +134,19 @@ def test_settings_that_do_not_take_are_shown(tmp_path, monkeypatch):
     tower = start(tmp_path, pi=False)
     try:
         assert any("did not take the fixed settings" in m for m in tower.status()["messages"])
+    finally:
+        tower.close()
+
+
+def test_without_a_calibration_the_service_focuses_at_COMPANION_FOCUS_CM(tmp_path, monkeypatch):
+    fake = fake_picamera2.module()
+    monkeypatch.setitem(sys.modules, "picamera2", fake)
+    tower = Tower.from_settings(Settings(camera="picamera2", gpio="mock", data_dir=tmp_path),
+                                environ={"COMPANION_RASPBERRY_PI": "1",
+                                         "COMPANION_FOCUS_CM": "12.5"})
+    try:
+        device = fake.Picamera2.instances[-1]
+        assert "autofocus_cycle" not in device.calls  # no cycle on an empty, clear tray
+        assert device.control_calls[0]["LensPosition"] == 8.0  # 1 / 0.125 m
     finally:
         tower.close()

@@ -27,6 +27,24 @@ whose exposure *started* after the call. Older Picamera2 has no ``flush``; then 
 by hand: ``SensorTimestamp`` marks the end of the exposure, so a frame began at
 ``SensorTimestamp − 1000·ExposureTime`` ns, and frames that began before the call are dropped.
 
+Exposure modes: libcamera ≥ 0.5 ignores ``ExposureTime``/``AnalogueGain`` unless
+``ExposureTimeMode``/``AnalogueGainMode`` are manual (raspberrypi/picamera2#1269); Picamera2
+0.3.27+ sets them itself (#1255, #1265), 0.3.26 did not at start. So when the camera advertises
+those controls we send them as manual with the values ourselves, and the check below sees it.
+
+Never waiting for ever: every Picamera2 call that waits for a frame (``capture_request``,
+``capture_metadata``, ``autofocus_cycle``) passes ``wait=`` a number of seconds (Picamera2
+≥ 0.3.20; before that ``wait`` is only true/false). Without it a stalled sensor — libcamera's
+"Camera frontend has timed out!" after a loose ribbon or a brown-out cancels the outstanding
+requests — blocks the caller for good. On a timeout the queued job is cancelled with
+``cancel_all_and_flush()`` (else it stays first in Picamera2's job list and ``stop()`` waits
+behind it), the camera is stopped and closed, and :class:`CameraTimeoutError` says to enter
+the counts by hand; the tower reopens the camera at the next count.
+
+Proving the lock: :meth:`Picamera2Camera.check_exposure_lock` steps the exposure down for a few
+frames and checks that both the metadata and the picture follow, then restores it — a check
+that sees auto-exposure still running, which comparing metadata with itself cannot.
+
 Format: we request ``RGB888``. In libcamera's naming that is 24-bit pixels stored **B, G, R** —
 exactly OpenCV's order. Because this naming has confused many, the order can be checked with a
 red cube (:func:`channel_order_of`, ``companion tower check --red-box``) and overridden with
@@ -56,19 +74,64 @@ from typing import Any
 import numpy as np
 
 from companion.hw.camera_base import Camera
-from companion.hw.errors import CameraSettingsError, CameraUnavailableError, HardwareError
+from companion.hw.errors import (
+    CameraBusyError,
+    CameraSettingsError,
+    CameraTimeoutError,
+    CameraUnavailableError,
+    HardwareError,
+)
+from companion.hw.holders import busy_message, is_busy
 
 log = logging.getLogger(__name__)
 
 BACKEND = "picamera2"
 # libcamera's AfModeEnum: AfModeManual = 0, AfModeAuto = 1, AfModeContinuous = 2.
 AF_MODE_MANUAL = 0
+# libcamera ≥ 0.5: ExposureTimeModeEnum / AnalogueGainModeEnum: Auto = 0, Manual = 1.
+MODE_MANUAL = 1
+_MODE_OF = {"ExposureTime": "ExposureTimeMode", "AnalogueGain": "AnalogueGainMode"}
+# Seconds a call may wait for one frame (a frame takes at most ~0.1 s at the exposures we use).
+FRAME_TIMEOUT = 2.0
+AUTOFOCUS_TIMEOUT = 6.0  # one autofocus cycle sweeps the lens over many frames
 # A frame that began this far before our clock cannot be a queued frame: the clocks differ.
 _OTHER_CLOCK_NS = 5_000_000_000
 # How close the metadata must come to a value we set to count as "applied". Exposure and gain
 # are quantised by the sensor (exposure to whole lines), so exact equality is not expected.
 _TOLERANCE = {"ExposureTime": (0.02, 50.0), "AnalogueGain": (0.02, 0.02),
               "ColourGains": (0.01, 0.01), "LensPosition": (0.02, 0.05)}
+
+
+@dataclass(frozen=True)
+class LockCheck:
+    """What :meth:`Picamera2Camera.check_exposure_lock` saw when it stepped the exposure down.
+
+    ``metadata_followed``: the frames' metadata showed the lower exposure; ``picture_ratio``:
+    mean brightness at the lower exposure ÷ before (about ``step`` when the picture follows;
+    near 1 when auto-exposure still runs and makes up for it); ``restored``: the metadata
+    showed the old values again afterwards.
+    """
+
+    step: float
+    metadata_followed: bool
+    picture_ratio: float
+    restored: bool
+
+    @property
+    def picture_followed(self) -> bool:
+        return self.picture_ratio <= 1 - (1 - self.step) / 2  # at least half the step's darkening
+
+    @property
+    def ok(self) -> bool:
+        return self.metadata_followed and self.picture_followed and self.restored
+
+    def sentence(self) -> str:
+        said = (f"exposure stepped to {self.step:.0%}: metadata "
+                f"{'followed' if self.metadata_followed else 'did NOT follow'}, picture "
+                f"{self.picture_ratio:.0%} as bright"
+                f"{'' if self.picture_followed else ' (did NOT follow)'}, "
+                f"{'restored' if self.restored else 'NOT restored'}")
+        return said
 
 
 @dataclass(frozen=True)
@@ -199,6 +262,8 @@ class Picamera2Camera(Camera):
         apply_frames: int = 30,
         max_stale: int = 8,
         flush_frames: int = 2,
+        frame_timeout: float = FRAME_TIMEOUT,
+        autofocus_timeout: float = AUTOFOCUS_TIMEOUT,
     ) -> None:
         if channel_order not in ("bgr", "rgb"):
             raise HardwareError(f"The channel order must be bgr or rgb, not {channel_order!r}.")
@@ -215,18 +280,31 @@ class Picamera2Camera(Camera):
         self.frames_to_apply: int | None = None
         self.timestamps_usable = True  # False once the timestamps prove to be another clock
         self._clock_ns = clock_ns
+        self.frame_timeout = frame_timeout
+        self.autofocus_timeout = autofocus_timeout
+        self.can_time_out = False
         self._cam = None
         try:
             cameras = picamera2.Picamera2.global_camera_info()
         except Exception as exc:
-            raise CameraUnavailableError(_open_failure(exc)) from exc
-        if not cameras:
+            raise _open_failure(exc) from exc
+        # libcamera lists USB webcams too; they are the opencv backend's (rpicam-apps hides
+        # them the same way, raspberrypi/rpicam-apps#282). Picamera2 numbers all of them.
+        ribbon = [i for i, info in enumerate(cameras) if not _is_usb(info)]
+        if not ribbon:
             raise CameraUnavailableError(
                 "No Raspberry Pi camera is connected — check the ribbon cable (see firmware_notes)."
-            )
-        self.model = str(cameras[min(camera_num, len(cameras) - 1)].get("Model", "camera"))
+                + (" (A USB camera is there: it is used as COMPANION_CAMERA=opencv.)"
+                   if cameras else ""))
+        index = ribbon[min(camera_num, len(ribbon) - 1)]
+        self.model = str(cameras[index].get("Model", "camera"))
         try:
-            self._cam = picamera2.Picamera2(camera_num)
+            self._cam = picamera2.Picamera2(index)
+            self.can_time_out = callable(getattr(self._cam, "cancel_all_and_flush", None))
+            if not self.can_time_out:
+                self.warnings.append("This Picamera2 cannot time out a stalled camera (it is "
+                                     "older than 0.3.20): update it — sudo apt update && sudo "
+                                     "apt full-upgrade.")
             self._cam.configure(self._cam.create_video_configuration(
                 main={"format": "RGB888", "size": size}, queue=False))
             known = dict(getattr(self._cam, "camera_controls", {}) or {})
@@ -247,7 +325,7 @@ class Picamera2Camera(Camera):
             raise
         except Exception as exc:  # the library raises RuntimeError, OSError, IndexError…
             self.close()
-            raise CameraUnavailableError(_open_failure(exc)) from exc
+            raise _open_failure(exc) from exc
         self.controls = controls
         self.restored = bool(restore)
         how = "restored from the calibration" if restore else "metered now"
@@ -268,6 +346,8 @@ class Picamera2Camera(Camera):
                 controls[key] = [float(v) for v in value]
             elif key == "AfMode":
                 controls[key] = int(value)
+            elif key in _MODE_OF.values():
+                continue  # derived: sent again whenever the value is
             else:
                 controls[key] = value
         return {"backend": BACKEND, "model": self.model, "size": list(self.size),
@@ -276,15 +356,93 @@ class Picamera2Camera(Camera):
     def metadata(self) -> dict[str, Any]:
         """The metadata of the next frame (what the camera reports it is doing)."""
         try:
-            return dict(self._cam.capture_metadata())
+            return dict(self._wait("capture_metadata"))
+        except CameraUnavailableError:
+            raise
         except Exception as exc:
             raise CameraUnavailableError() from exc
+
+    def check_exposure_lock(self, step: float = 0.5, frames: int = 6) -> LockCheck:
+        """Prove the exposure is fixed by changing it: set ``step`` × the exposure for up to
+        ``frames`` frames, check that the metadata *and* the picture follow, then restore.
+
+        Auto-exposure that still runs either ignores the lower value (the metadata does not
+        follow) or makes up for it (the picture does not darken). Saturated or black pictures
+        cannot show a darkening: light the tray as for a game. Raises
+        :class:`CameraUnavailableError` when the camera stops answering.
+        """
+        if not 0 < step < 1:
+            raise HardwareError("The exposure step must lie between 0 and 1.")
+        base = self._fresh()
+        exposure = int(base[1].get("ExposureTime") or self.controls.get("ExposureTime") or 0)
+        if exposure <= 0:
+            raise CameraUnavailableError("The camera does not report its exposure — check the "
+                                         "ribbon cable and run 'companion doctor' again.")
+        lower = {"ExposureTime": max(1, int(exposure * step))}
+        for value, mode in _MODE_OF.items():
+            if mode in self.controls:
+                lower[mode] = MODE_MANUAL
+        self._cam.set_controls(lower)
+        followed, image, metadata = False, base[0], base[1]
+        for _ in range(max(1, frames)):
+            image, metadata = self._fresh()
+            if not _differences(lower, metadata):
+                followed = True
+                break
+        ratio = _mean(image) / max(_mean(base[0]), 1e-6)
+        restore = {k: v for k, v in self.controls.items() if k in ("ExposureTime", *_MODE_OF.values())}
+        if not restore:
+            restore = {"ExposureTime": exposure}
+        self._cam.set_controls(restore)
+        restored = self._wait_until_applied(restore, max(frames, self.max_stale) * 2,
+                                            warn=False) is not None
+        return LockCheck(step=step, metadata_followed=followed,
+                         picture_ratio=round(ratio, 3), restored=restored)
+
+    def _fresh(self) -> tuple[np.ndarray, dict[str, Any]]:
+        """One frame and its metadata, waited for with the usual limit."""
+        request = self._wait("capture_request")
+        try:
+            return self._array(request), dict(request.get_metadata())
+        finally:
+            request.release()
+
+    # --- waiting, with a limit -----------------------------------------------------------------
+    def _wait(self, call: str, timeout: float | None = None, **kw: Any) -> Any:
+        """``self._cam.<call>(wait=timeout, **kw)``; a timeout gives up the camera.
+
+        Guarantee: returns within about ``timeout`` seconds (default :attr:`frame_timeout`) on
+        a Picamera2 that can time out (≥ 0.3.20), or raises :class:`CameraTimeoutError` after
+        cancelling the queued job, stopping and closing the camera.
+        """
+        cam = self._cam
+        if cam is None:
+            raise CameraUnavailableError()
+        limit = self.frame_timeout if timeout is None else timeout
+        try:
+            return getattr(cam, call)(wait=limit if self.can_time_out else True, **kw)
+        except TimeoutError as exc:  # concurrent.futures.TimeoutError is TimeoutError on 3.11
+            self._give_up()
+            raise CameraTimeoutError(
+                f"The camera sent no picture within {limit:g} seconds (a loose ribbon cable or "
+                "too little power) — camera unavailable, enter the counts by hand; the "
+                "companion tries it again at the next count.") from exc
+
+    def _give_up(self) -> None:
+        """After a timeout: cancel what waits for a frame, then stop and close the camera."""
+        cam = self._cam
+        if cam is not None:
+            try:
+                cam.cancel_all_and_flush()  # else stop() queues behind the timed-out job
+            except Exception:
+                log.debug("camera: cancel_all_and_flush failed", exc_info=True)
+        self.close()
 
     # --- frames ------------------------------------------------------------------------------
     def capture(self) -> np.ndarray:
         try:
             if self._has_flush:
-                request = self._cam.capture_request(flush=True)
+                request = self._wait("capture_request", flush=True)
                 try:
                     return self._array(request)
                 finally:
@@ -300,7 +458,7 @@ class Picamera2Camera(Camera):
         if not self.timestamps_usable:
             return self._capture_after_flush()
         for _ in range(self.max_stale + 1):
-            request = self._cam.capture_request()
+            request = self._wait("capture_request")
             try:
                 metadata = request.get_metadata()
                 began = (int(metadata.get("SensorTimestamp", 0))
@@ -323,8 +481,8 @@ class Picamera2Camera(Camera):
 
     def _capture_after_flush(self) -> np.ndarray:
         for _ in range(self.flush_frames):
-            self._cam.capture_request().release()
-        request = self._cam.capture_request()
+            self._wait("capture_request").release()
+        request = self._wait("capture_request")
         try:
             return self._array(request)
         finally:
@@ -361,7 +519,7 @@ class Picamera2Camera(Camera):
                                  "(see firmware_notes/optics.md).")
         metadata: Mapping[str, Any] = {}
         for _ in range(max(1, frames)):  # let AE/AWB converge, then freeze what they found
-            metadata = self._cam.capture_metadata()
+            metadata = self._wait("capture_metadata")
         try:
             red, blue = metadata["ColourGains"]
             controls.update(ExposureTime=int(metadata["ExposureTime"]),
@@ -376,16 +534,15 @@ class Picamera2Camera(Camera):
 
     def _autofocus(self) -> float | None:
         """One autofocus cycle on what the camera sees now; the lens position it ended at."""
-        cycle = getattr(self._cam, "autofocus_cycle", None)
-        if cycle is None:
+        if getattr(self._cam, "autofocus_cycle", None) is None:
             self.warnings.append("This Picamera2 has no autofocus cycle: give the tray distance "
                                  "(companion tower calibrate --distance CM) or update it.")
             return None
-        if not cycle():
+        if not self._wait("autofocus_cycle", self.autofocus_timeout):
             self.warnings.append("Autofocus did not find a sharp picture (an empty clear tray "
                                  "gives it little to see): give the tray distance with "
                                  "--distance CM.")
-        lens = self._cam.capture_metadata().get("LensPosition")
+        lens = self._wait("capture_metadata").get("LensPosition")
         return None if lens is None else float(lens)
 
     def _clamped_lens(self, lens: float, distance_m: float) -> float:
@@ -405,15 +562,22 @@ class Picamera2Camera(Camera):
         if "LensPosition" in dropped:
             self.warnings.append("The saved focus cannot be restored: this camera has no focus "
                                  "motor.")
-        return {k: v for k, v in controls.items() if k in known}
+        out = {k: v for k, v in controls.items() if k in known}
+        for value, mode in _MODE_OF.items():  # libcamera ≥ 0.5: the value needs manual mode
+            if value in out and mode in known:
+                out[mode] = MODE_MANUAL
+        return out
 
-    def _wait_until_applied(self, controls: Mapping[str, Any], frames: int) -> int | None:
+    def _wait_until_applied(self, controls: Mapping[str, Any], frames: int,
+                            warn: bool = True) -> int | None:
         """Drop frames until their metadata shows ``controls``; how many it took (None: never)."""
         metadata: Mapping[str, Any] = {}
         for dropped in range(1, frames + 1):
-            metadata = self._cam.capture_metadata()
+            metadata = self._wait("capture_metadata")
             if not _differences(controls, metadata):
                 return dropped
+        if not warn:
+            return None
         self.warnings.append(
             f"The camera did not take the fixed settings within {frames} frames "
             f"({'; '.join(_differences(controls, metadata))}); the light may drift — run "
@@ -433,6 +597,15 @@ def _differences(wanted: Mapping[str, Any], metadata: Mapping[str, Any]) -> list
                                                                              absolute)):
             out.append(f"{key} asked {_fmt(wanted[key])}, got {_fmt(metadata[key])}")
     return out
+
+
+def _mean(image: np.ndarray) -> float:
+    return float(np.asarray(image, dtype=np.float64).mean())
+
+
+def _is_usb(info: Mapping[str, Any]) -> bool:
+    """A camera libcamera reaches over USB (its Id is the USB device path), not the ribbon."""
+    return "usb" in str(info.get("Id", "")).lower()
 
 
 def _fmt(value: Any) -> str:
@@ -468,17 +641,18 @@ def _import_failure(exc: BaseException) -> str:
         numpy_at = getattr(np, "__file__", "?")
         return (f"The camera is off: Picamera2 cannot load with numpy {np.__version__} from "
                 f"{numpy_at} ({text}). A second numpy hides the one Picamera2 was built for — "
-                "run 'make run' again in the companion folder (it removes it), then "
-                "'companion doctor'. Enter the counts by hand meanwhile.")
+                "run 'companion doctor': it names the one command that removes it. Enter the "
+                "counts by hand meanwhile.")
     return (f"The camera is off: Picamera2 cannot load ({text}). Run 'companion doctor' for "
             "what to repair. Enter the counts by hand meanwhile.")
 
 
-def _open_failure(exc: BaseException) -> str:
+def _open_failure(exc: BaseException) -> CameraUnavailableError:
+    """The error for a camera that does not open: :class:`CameraBusyError` when another
+    program holds it (found anywhere in the exception chain), else a cable fault."""
+    if is_busy(exc):
+        return CameraBusyError(busy_message(exc))
     text = f"{type(exc).__name__}: {exc}".strip()
-    if "busy" in str(exc).lower():
-        return (f"The Pi camera is in use by another program ({text}) — is the companion "
-                "service running? (sudo systemctl stop companion) Enter the counts by hand "
-                "meanwhile.")
-    return (f"The Pi camera does not open ({text}) — check the ribbon cable, then run "
-            "'companion doctor'. Enter the counts by hand meanwhile.")
+    return CameraUnavailableError(
+        f"The Pi camera does not open ({text}) — check the ribbon cable, then run "
+        "'companion doctor'. Enter the counts by hand meanwhile.")

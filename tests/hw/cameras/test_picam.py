@@ -15,9 +15,16 @@ from companion.hw.cameras.picam import (
     lens_position_for,
     settings_controls,
 )
-from companion.hw.errors import CameraSettingsError, CameraUnavailableError, HardwareError
+from companion.hw.errors import (
+    CameraBusyError,
+    CameraSettingsError,
+    CameraTimeoutError,
+    CameraUnavailableError,
+    HardwareError,
+)
 from tests.hw import fake_picamera2
 
+MANUAL = {"ExposureTimeMode": 1, "AnalogueGainMode": 1}  # libcamera >= 0.5 needs them with the values
 SAVED = {"backend": "picamera2", "model": "imx708",
          "controls": {"ExposureTime": 12000, "AnalogueGain": 2.0, "ColourGains": [1.9, 1.5],
                       "AfMode": 0, "LensPosition": 7.25}}
@@ -41,7 +48,7 @@ def test_restoring_sends_values_only_before_start_then_waits_for_them(fake):
     assert device.calls[:3] == ["configure", "set_controls", "start"]
     sent = device.control_calls[0]
     assert sent == {"ExposureTime": 12000, "AnalogueGain": 2.0, "ColourGains": (1.9, 1.5),
-                    "AfMode": 0, "LensPosition": 7.25}
+                    "AfMode": 0, "LensPosition": 7.25, **MANUAL}
     assert not any("AeEnable" in c or "AwbEnable" in c for c in device.control_calls)
     assert cam.frames_to_apply == 1 and cam.warnings == []  # set before start: in force at once
     assert cam.restored and "restored from the calibration" in cam.description
@@ -55,7 +62,7 @@ def test_metering_focuses_once_freezes_and_drops_frames_until_the_metadata_shows
     assert calls[:3] == ["configure", "start", "autofocus_cycle"]
     assert calls.index("set_controls") > calls.index("autofocus_cycle")
     assert device.control_calls == [{"AfMode": 0, "LensPosition": 8.0, "ExposureTime": 8120,
-                                     "AnalogueGain": 1.75, "ColourGains": (2.1, 1.6)}]
+                                     "AnalogueGain": 1.75, "ColourGains": (2.1, 1.6), **MANUAL}]
     assert 1 <= cam.frames_to_apply <= device.delay
     assert cam.settings() == {"backend": "picamera2", "model": "imx708", "size": [64, 48],
                               "controls": {"AfMode": 0, "LensPosition": 8.0,
@@ -188,22 +195,103 @@ def test_no_camera_connected(fake):
         Picamera2Camera(module=fake)
 
 
-def test_camera_busy_names_the_likely_culprit(fake, monkeypatch):
-    def busy(self, camera_num=0):
-        raise RuntimeError("Failed to acquire camera: Device or resource busy")
-
-    monkeypatch.setattr(fake_picamera2.FakePicamera2, "__init__", busy)
-    with pytest.raises(CameraUnavailableError, match="systemctl stop companion"):
+def test_a_usb_webcam_listed_by_libcamera_is_not_opened_as_the_pi_camera(fake):
+    fake.Picamera2.cameras = [{"Model": "046d:0825", "Id": fake_picamera2.USB_ID}]
+    with pytest.raises(CameraUnavailableError, match="COMPANION_CAMERA=opencv"):
         Picamera2Camera(module=fake)
-
-
-def test_camera_dying_mid_game_is_camera_unavailable(fake):
+    assert fake.Picamera2.instances == []
+    fake.Picamera2.cameras.append({"Model": "imx708", "Id": fake_picamera2.RIBBON_ID})
     cam, device = open_cam(fake)
-    device.broken = True
-    with pytest.raises(CameraUnavailableError, match="enter the counts by hand"):
+    assert device.camera_num == 1 and cam.model == "imx708"
+
+
+def test_camera_busy_is_told_as_busy_though_picamera2_hides_it_in_the_context(fake, monkeypatch):
+    monkeypatch.setattr(fake_picamera2.FakePicamera2, "busy_holder", "companion serve")
+    with pytest.raises(CameraBusyError) as caught:
+        Picamera2Camera(module=fake)
+    message = str(caught.value)
+    assert "in use by another program" in message and "systemctl stop companion" in message
+    assert "ribbon" not in message
+    assert "did not complete" in str(caught.value.__cause__)  # the outer error says nothing
+
+
+def test_a_camera_that_does_not_open_for_another_reason_is_a_cable_fault(fake, monkeypatch):
+    def dead(self, camera_num=0):
+        try:
+            raise RuntimeError("Failed to acquire camera: No such device")
+        except RuntimeError:
+            raise RuntimeError("Camera __init__ sequence did not complete.")  # noqa: B904
+
+    monkeypatch.setattr(fake_picamera2.FakePicamera2, "__init__", dead)
+    with pytest.raises(CameraUnavailableError, match="ribbon cable") as caught:
+        Picamera2Camera(module=fake)
+    assert not isinstance(caught.value, CameraBusyError)
+
+
+def test_a_stalled_sensor_mid_game_times_out_cancels_and_closes(fake):
+    cam, device = open_cam(fake, frame_timeout=0.2)
+    device.stall()  # libcamera: "Camera frontend has timed out!" — no frame comes any more
+    with pytest.raises(CameraTimeoutError, match="enter the counts by hand"):
         cam.capture()
-    cam.close()
-    assert device.closed and device.calls[-2:] == ["stop", "close"]
+    assert device.calls[-3:] == ["cancel_all_and_flush", "stop", "close"]
+    assert device.cancelled == 1 and device.jobs == [] and device.closed
+    with pytest.raises(CameraUnavailableError):
+        cam.capture()  # closed: the tower opens a new camera instead
+
+
+@pytest.mark.parametrize("step", ["capture_metadata", "autofocus_cycle"])
+def test_a_sensor_stalled_while_opening_times_out(fake, monkeypatch, step):
+    original = getattr(fake_picamera2.FakePicamera2, step)
+
+    def stall_then(self, *args, **kw):
+        self.stall()
+        return original(self, *args, **kw)
+
+    monkeypatch.setattr(fake_picamera2.FakePicamera2, step, stall_then)
+    with pytest.raises(CameraTimeoutError):
+        Picamera2Camera(module=fake, size=(64, 48), frame_timeout=0.1, autofocus_timeout=0.1)
+    device = fake.Picamera2.instances[-1]
+    assert device.closed and device.jobs == [] and "cancel_all_and_flush" in device.calls
+
+
+def test_a_picamera2_that_cannot_time_out_is_a_warning(old):
+    cam, _ = open_cam(old)
+    assert not cam.can_time_out
+    assert any("older than 0.3.20" in w for w in cam.warnings)
+
+
+def test_exposure_modes_are_sent_only_where_libcamera_has_them(old):
+    cam, device = open_cam(old, settings=SAVED)
+    assert "ExposureTimeMode" not in device.control_calls[0]
+    assert cam.frames_to_apply == 1  # libcamera < 0.5: the value alone switches AE off
+
+
+def test_the_exposure_lock_is_proved_by_changing_it(fake):
+    cam, device = open_cam(fake, settings=SAVED)
+    check = cam.check_exposure_lock(step=0.5)
+    assert check.ok, check.sentence()
+    assert check.metadata_followed and 0.4 <= check.picture_ratio <= 0.6
+    assert device.control_calls[-1]["ExposureTime"] == 12000  # restored
+    assert cam.metadata()["ExposureTime"] == 11998  # (the sensor rounds to whole lines)
+
+
+def test_auto_exposure_still_running_fails_the_lock_check(fake, monkeypatch):
+    monkeypatch.setattr(fake_picamera2.FakePicamera2, "ignore_controls", True)
+    cam, _ = open_cam(fake, settings=SAVED, apply_frames=3)
+    check = cam.check_exposure_lock()
+    assert not check.ok and not check.metadata_followed and check.picture_ratio == 1.0
+    assert "did NOT follow" in check.sentence()
+
+
+def test_metadata_that_reports_the_asked_exposure_while_ae_runs_is_caught_by_the_picture(
+        fake, monkeypatch):
+    monkeypatch.setattr(fake_picamera2.FakePicamera2, "metadata_lies", True)
+    cam, device = open_cam(fake, settings=SAVED)
+    for mode in ("ExposureTimeMode", "AnalogueGainMode"):  # as Picamera2 0.3.26 at start:
+        device.fixed.pop(mode)  # the modes never reached libcamera, so AE goes on
+    cam.controls = {k: v for k, v in cam.controls.items() if not k.endswith("Mode")}
+    check = cam.check_exposure_lock()
+    assert check.metadata_followed and not check.picture_followed and not check.ok
 
 
 def test_library_missing_is_camera_unavailable(monkeypatch):
@@ -219,7 +307,7 @@ def test_numpy_abi_mismatch_on_import_is_camera_unavailable_with_the_repair(monk
     with pytest.raises(CameraUnavailableError) as caught:
         Picamera2Camera()
     message = str(caught.value)
-    assert "numpy.dtype size changed" in message and "make run" in message
+    assert "numpy.dtype size changed" in message and "companion doctor" in message
     assert np.__version__ in message
     assert isinstance(caught.value.__cause__, ValueError)
 
@@ -259,7 +347,7 @@ def test_old_lock_file_still_reads(tmp_path, fake):
     lock = ExposureLock.load(path)
     cam, device = open_cam(fake, settings=lock.as_settings())
     assert device.control_calls[0] == {"ExposureTime": 9000, "AnalogueGain": 1.5,
-                                       "ColourGains": (2.0, 1.7)}
+                                       "ColourGains": (2.0, 1.7), **MANUAL}
     path.write_text("{not json")
     with pytest.raises(CameraSettingsError, match="companion tower calibrate"):
         ExposureLock.load(path)
