@@ -1,0 +1,187 @@
+"""The tower model with covariates: chances that may depend on how full the tower is.
+
+The plain model (:mod:`.tower_model`) gives every cube of a colour fixed chances. A real tower
+may not: its ledges fill up, and a big throw knocks stuck cubes loose. Here both chances are
+logistic in what each throw was thrown into:
+
+    logit land    = X_land    · β_land
+    logit release = X_release · β_release
+
+with, per throw, the **fill** (cubes of all colours inside before the throw) and the **size**
+(cubes of all colours thrown in) as columns, and, for the fairness test, an indicator of one
+colour. The tray shows ``Binomial(t, land) + Binomial(i, release)`` as before; the fit is by
+maximum likelihood with Newton's method on the marginal likelihood, the gradient from Fisher's
+identity and the observed information from Louis' formula (complete-data information minus the
+variance of the complete-data score given the tray), both exact — one pass over the rows per
+step, which is why a fit of a few thousand rows takes milliseconds.
+
+Fill and size are binned (:data:`FILL_EDGES`, :data:`SIZE_EDGES`; a bin stands for its lower
+edge) so that the store can aggregate equal rows; the trend they model is the same.
+
+Guarantees: deterministic; the log-likelihood never decreases from step to step (step halving);
+coefficients stay within ±:data:`LIMIT` (a colour whose cubes *all* landed drives its coefficient
+to the bound instead of to infinity, which the likelihood-ratio test handles).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+FILL_EDGES = (0, 1, 3, 6, 10, 15, 21, 30)  # cubes inside the tower before the throw, all colours
+SIZE_EDGES = (0, 4, 7, 10, 15, 25)  # cubes thrown, all colours (the seeding throws are 25+)
+SCALE = 10.0  # covariates enter per 10 cubes (keeps the Newton steps well conditioned)
+LIMIT = 12.0
+_TINY = 1e-300
+
+
+def bin_of(n: int, edges: Sequence[int]) -> int:
+    """The lower edge of the bin ``n`` falls in (``edges`` ascending, the first 0)."""
+    out = edges[0]
+    for e in edges:
+        if n >= e:
+            out = e
+    return out
+
+
+@dataclass(frozen=True)
+class RegressionFit:
+    """Coefficients (land columns first, then release columns), their covariance (inverse
+    observed information; ``None`` when singular) and the maximised log-likelihood."""
+
+    beta: np.ndarray
+    cov: np.ndarray | None
+    loglik: float
+    n_land: int
+
+
+class Rows:
+    """Throws as rows ``t`` thrown, ``i`` inside, ``y`` seen, ``w`` how many throws, with the
+    binomial-coefficient tables the likelihood needs (computed once, reused by every fit)."""
+
+    def __init__(self, t: np.ndarray, i: np.ndarray, y: np.ndarray, w: np.ndarray) -> None:
+        self.t, self.i, self.y = (np.asarray(v, dtype=np.int64) for v in (t, i, y))
+        self.w = np.asarray(w, dtype=float)
+        kmax = int(self.t.max(initial=0))
+        top = int(max(kmax, self.i.max(initial=0))) + 1
+        lf = np.array([math.lgamma(n + 1) for n in range(top + 1)])
+        k = np.arange(kmax + 1)[None, :]
+        t, i, y = self.t[:, None], self.i[:, None], self.y[:, None]
+        r = y - k
+        self.valid = (k <= t) & (r >= 0) & (r <= i)
+        kc, rc = np.minimum(k, t), np.clip(r, 0, None)
+        rc = np.minimum(rc, i)
+        self.k = np.broadcast_to(k, self.valid.shape).astype(float)
+        self.r = np.where(self.valid, r, 0).astype(float)
+        self.logc = np.where(self.valid, lf[t] - lf[kc] - lf[t - kc] + lf[i] - lf[rc] - lf[i - rc], -np.inf)
+        self.tf, self.if_, self.yf = self.t.astype(float), self.i.astype(float), self.y.astype(float)
+
+    def __len__(self) -> int:
+        return len(self.t)
+
+
+def _log_expit(x: np.ndarray) -> np.ndarray:
+    return -np.logaddexp(0.0, -x)
+
+
+def _posterior(rows: Rows, eta_l: np.ndarray, eta_r: np.ndarray) -> tuple[float, np.ndarray, np.ndarray]:
+    """Log-likelihood, and per row the mean and variance of the landed count given the tray."""
+    lp, lq = _log_expit(eta_l)[:, None], _log_expit(-eta_l)[:, None]
+    rp, rq = _log_expit(eta_r)[:, None], _log_expit(-eta_r)[:, None]
+    log = (rows.logc + rows.k * lp + (rows.t[:, None] - rows.k) * lq
+           + rows.r * rp + (rows.i[:, None] - rows.r) * rq)
+    top = np.max(log, axis=1, keepdims=True)
+    top = np.where(np.isfinite(top), top, 0.0)
+    p = np.exp(log - top)
+    total = p.sum(axis=1, keepdims=True)
+    ll = float(np.sum(rows.w * (np.log(np.maximum(total[:, 0], _TINY)) + top[:, 0])))
+    post = p / np.maximum(total, _TINY)
+    mean = (post * rows.k).sum(axis=1)
+    var = np.maximum((post * rows.k * rows.k).sum(axis=1) - mean * mean, 0.0)
+    return ll, mean, var
+
+
+def loglik(rows: Rows, XL: np.ndarray, XR: np.ndarray, beta: np.ndarray) -> float:
+    nl = XL.shape[1]
+    eta_r = XR @ beta[nl:] if XR.shape[1] else np.full(len(rows), -LIMIT)
+    return _posterior(rows, XL @ beta[:nl], eta_r)[0]
+
+
+def _score_info(rows: Rows, XL: np.ndarray, XR: np.ndarray, beta: np.ndarray) -> tuple[float, np.ndarray, np.ndarray]:
+    nl = XL.shape[1]
+    eta_l = XL @ beta[:nl]
+    eta_r = XR @ beta[nl:] if XR.shape[1] else np.full(len(rows), -LIMIT)
+    ll, mean, var = _posterior(rows, eta_l, eta_r)
+    pl, pr = 1 / (1 + np.exp(-eta_l)), 1 / (1 + np.exp(-eta_r))
+    w = rows.w
+    g = np.concatenate([XL.T @ (w * (mean - rows.tf * pl)),
+                        XR.T @ (w * (rows.yf - mean - rows.if_ * pr))])
+    n = nl + XR.shape[1]
+    info = np.zeros((n, n))
+    info[:nl, :nl] = (XL * (w * rows.tf * pl * (1 - pl))[:, None]).T @ XL
+    info[nl:, nl:] = (XR * (w * rows.if_ * pr * (1 - pr))[:, None]).T @ XR
+    U = np.concatenate([XL, -XR], axis=1)  # the complete score moves with the landed count
+    info -= (U * (w * var)[:, None]).T @ U
+    return ll, g, info
+
+
+def fit(rows: Rows, XL: np.ndarray, XR: np.ndarray, start: np.ndarray | None = None,
+        max_iter: int = 50, tol: float = 1e-7) -> RegressionFit:
+    """Maximum likelihood of the covariate model on ``rows`` (designs ``XL``, ``XR``: one row
+    per data row; ``XR`` may have no columns when no cube was ever inside). Stops when the
+    Newton decrement (the log-likelihood still to gain, to second order) is below ``tol``."""
+    n = XL.shape[1] + XR.shape[1]
+    beta = np.zeros(n) if start is None else np.asarray(start, dtype=float).copy()
+    ll, g, info = _score_info(rows, XL, XR, beta)
+    for _ in range(max_iter):
+        step = _newton_step(info, g)
+        if step is None or float(g @ step) / 2 < tol:
+            break
+        scale = 1.0
+        for _halving in range(30):
+            candidate = np.clip(beta + scale * step, -LIMIT, LIMIT)
+            new = _score_info(rows, XL, XR, candidate)
+            if new[0] >= ll - 1e-12:
+                break
+            scale /= 2
+        else:
+            break
+        beta, (ll, g, info) = candidate, new
+    try:
+        cov = np.linalg.inv(info)
+        if not np.all(np.isfinite(cov)) or np.any(np.diag(cov) <= 0):
+            cov = None
+    except np.linalg.LinAlgError:
+        cov = None
+    return RegressionFit(beta, cov, ll, XL.shape[1])
+
+
+def _newton_step(info: np.ndarray, g: np.ndarray) -> np.ndarray | None:
+    """Solve ``info · step = g``; damped (Levenberg) while ``info`` is not positive definite."""
+    n, ridge = len(g), 0.0
+    for _attempt in range(10):
+        try:
+            chol = np.linalg.cholesky(info + ridge * np.eye(n))
+            return np.linalg.solve(chol.T, np.linalg.solve(chol, g))
+        except np.linalg.LinAlgError:
+            ridge = ridge * 10 if ridge else 1e-6 * (1 + float(np.abs(np.diag(info)).max()))
+    return None
+
+
+def design(fill: np.ndarray, size: np.ndarray, *extra: np.ndarray) -> np.ndarray:
+    """Columns: intercept, fill and size per :data:`SCALE` cubes, then ``extra`` columns."""
+    cols = [np.ones(len(fill)), np.asarray(fill, float) / SCALE, np.asarray(size, float) / SCALE]
+    return np.stack(cols + [np.asarray(e, float) for e in extra], axis=1)
+
+
+def expit(x: float) -> float:
+    x = min(max(x, -700.0), 700.0)
+    return 1.0 / (1.0 + math.exp(-x))
+
+
+def logit(p: float) -> float:
+    p = min(max(p, 1e-6), 1 - 1e-6)
+    return math.log(p / (1 - p))
