@@ -54,7 +54,7 @@ def throw(rng: np.random.Generator, tower: Tower, thrown: Mapping[str, int],
           inside: Mapping[str, int]) -> dict[str, int]:
     """The tray of one throw (per colour)."""
     fill, size = sum(inside.values()), sum(thrown.values())
-    colours = set(thrown) | set(inside)
+    colours = sorted(set(thrown) | set(inside))  # a fixed order: the same draws in every run
     return {c: int(rng.binomial(thrown.get(c, 0), tower.land_chance(c, fill))
                    + rng.binomial(inside.get(c, 0), tower.release_chance(size))) for c in colours}
 
