@@ -63,7 +63,8 @@ def generate_log(path: Path, games: int, *, seed: int = 1, battles: int = 16, la
     pick = random.Random(seed)
     land_of = dict(land_of or {})
     truth = TowerModel({c: ColourFit(Interval(land_of.get(c, land), 0, 1), Interval(release, 0, 1), 1, 1, 1, 0.0)
-                        for c in (*PLAYERS, "green")}, None, 1, 1)
+                        for c in (*PLAYERS, "green")}, None, 1, 1,
+                       {c: (land_of.get(c, land), release) for c in (*PLAYERS, "green")})
     conn = sqlite3.connect(path, isolation_level=None)
     conn.execute("BEGIN")
     if people:
