@@ -31,8 +31,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-FILL_EDGES = (0, 1, 3, 6, 10, 15, 21, 30)  # cubes inside the tower before the throw, all colours
-SIZE_EDGES = (0, 4, 7, 10, 15, 25)  # cubes thrown, all colours (the seeding throws are 25+)
+FILL_EDGES = (0, 2, 5, 10, 16, 25)  # cubes inside the tower before the throw, all colours
+SIZE_EDGES = (0, 5, 9, 15, 25)  # cubes thrown, all colours (the seeding throws are 25+)
 SCALE = 10.0  # covariates enter per 10 cubes (keeps the Newton steps well conditioned)
 LIMIT = 12.0
 _TINY = 1e-300
@@ -60,23 +60,26 @@ class RegressionFit:
 
 class Rows:
     """Throws as rows ``t`` thrown, ``i`` inside, ``y`` seen, ``w`` how many throws, with the
-    binomial-coefficient tables the likelihood needs (computed once, reused by every fit)."""
+    binomial-coefficient tables the likelihood needs (computed once, reused by every fit).
+
+    Of a row's ``y`` cubes, ``k`` landed at once and ``y − k`` came out of the interior, ``k``
+    from ``max(0, y − i)`` to ``min(t, y)``; only that range is kept (a seeding throw into the
+    empty tower has a single ``k``), so the work per step is the number of possible splits."""
 
     def __init__(self, t: np.ndarray, i: np.ndarray, y: np.ndarray, w: np.ndarray) -> None:
         self.t, self.i, self.y = (np.asarray(v, dtype=np.int64) for v in (t, i, y))
         self.w = np.asarray(w, dtype=float)
-        kmax = int(self.t.max(initial=0))
-        top = int(max(kmax, self.i.max(initial=0))) + 1
-        lf = np.array([math.lgamma(n + 1) for n in range(top + 1)])
-        k = np.arange(kmax + 1)[None, :]
         t, i, y = self.t[:, None], self.i[:, None], self.y[:, None]
-        r = y - k
-        self.valid = (k <= t) & (r >= 0) & (r <= i)
-        kc, rc = np.minimum(k, t), np.clip(r, 0, None)
-        rc = np.minimum(rc, i)
-        self.k = np.broadcast_to(k, self.valid.shape).astype(float)
-        self.r = np.where(self.valid, r, 0).astype(float)
+        k0 = np.maximum(0, y - i)
+        width = int((np.minimum(t, y) - k0).max(initial=0)) + 1
+        k = k0 + np.arange(width)[None, :]
+        self.valid = k <= np.minimum(t, y)
+        kc = np.where(self.valid, k, k0)
+        top = int(max(self.t.max(initial=0), self.i.max(initial=0))) + 1
+        lf = np.array([math.lgamma(n + 1) for n in range(top + 1)])
+        rc = y - kc
         self.logc = np.where(self.valid, lf[t] - lf[kc] - lf[t - kc] + lf[i] - lf[rc] - lf[i - rc], -np.inf)
+        self.k = kc.astype(float)
         self.tf, self.if_, self.yf = self.t.astype(float), self.i.astype(float), self.y.astype(float)
 
     def __len__(self) -> int:
@@ -88,19 +91,18 @@ def _log_expit(x: np.ndarray) -> np.ndarray:
 
 
 def _posterior(rows: Rows, eta_l: np.ndarray, eta_r: np.ndarray) -> tuple[float, np.ndarray, np.ndarray]:
-    """Log-likelihood, and per row the mean and variance of the landed count given the tray."""
-    lp, lq = _log_expit(eta_l)[:, None], _log_expit(-eta_l)[:, None]
-    rp, rq = _log_expit(eta_r)[:, None], _log_expit(-eta_r)[:, None]
-    log = (rows.logc + rows.k * lp + (rows.t[:, None] - rows.k) * lq
-           + rows.r * rp + (rows.i[:, None] - rows.r) * rq)
-    top = np.max(log, axis=1, keepdims=True)
-    top = np.where(np.isfinite(top), top, 0.0)
-    p = np.exp(log - top)
-    total = p.sum(axis=1, keepdims=True)
-    ll = float(np.sum(rows.w * (np.log(np.maximum(total[:, 0], _TINY)) + top[:, 0])))
-    post = p / np.maximum(total, _TINY)
-    mean = (post * rows.k).sum(axis=1)
-    var = np.maximum((post * rows.k * rows.k).sum(axis=1) - mean * mean, 0.0)
+    """Log-likelihood, and per row the mean and variance of the landed count given the tray.
+
+    P(k landed) ∝ C(t,k)·C(i,y−k)·ρᵏ with ρ = odds(land)/odds(release): everything else in the
+    joint probability is the same for every ``k`` of a row."""
+    lq, rp, rq = _log_expit(-eta_l), _log_expit(eta_r), _log_expit(-eta_r)
+    log = rows.logc + rows.k * (eta_l - eta_r)[:, None]
+    top = np.max(log, axis=1)
+    p = np.exp(log - top[:, None])
+    total = p.sum(axis=1)
+    mean = (p * rows.k).sum(axis=1) / total
+    var = np.maximum((p * (rows.k * rows.k)).sum(axis=1) / total - mean * mean, 0.0)
+    ll = float(rows.w @ (np.log(total) + top + rows.tf * lq + rows.yf * rp + (rows.if_ - rows.yf) * rq))
     return ll, mean, var
 
 
@@ -129,7 +131,7 @@ def _score_info(rows: Rows, XL: np.ndarray, XR: np.ndarray, beta: np.ndarray) ->
 
 
 def fit(rows: Rows, XL: np.ndarray, XR: np.ndarray, start: np.ndarray | None = None,
-        max_iter: int = 50, tol: float = 1e-7) -> RegressionFit:
+        max_iter: int = 50, tol: float = 1e-5) -> RegressionFit:
     """Maximum likelihood of the covariate model on ``rows`` (designs ``XL``, ``XR``: one row
     per data row; ``XR`` may have no columns when no cube was ever inside). Stops when the
     Newton decrement (the log-likelihood still to gain, to second order) is below ``tol``."""
@@ -157,6 +159,23 @@ def fit(rows: Rows, XL: np.ndarray, XR: np.ndarray, start: np.ndarray | None = N
     except np.linalg.LinAlgError:
         cov = None
     return RegressionFit(beta, cov, ll, XL.shape[1])
+
+
+def score_test(rows: Rows, XL: np.ndarray, XR: np.ndarray, beta: np.ndarray) -> tuple[float, RegressionFit]:
+    """Rao's score test of a larger model at ``beta`` (the smaller model's maximum with the new
+    coefficients at 0): ``Sᵀ I⁻¹ S`` from the score ``S`` and observed information ``I`` there,
+    χ² with as many degrees of freedom as new coefficients — the likelihood-ratio test's
+    large-sample twin, at the cost of one pass over the rows instead of a fit. Also returns the
+    one-step estimate ``beta + I⁻¹ S`` with covariance ``I⁻¹`` (``cov`` None when singular)."""
+    ll, g, info = _score_info(rows, XL, XR, beta)
+    try:
+        cov = np.linalg.inv(info)
+    except np.linalg.LinAlgError:
+        return 0.0, RegressionFit(beta, None, ll, XL.shape[1])
+    if not np.all(np.isfinite(cov)) or np.any(np.diag(cov) <= 0):
+        return 0.0, RegressionFit(beta, None, ll, XL.shape[1])
+    step = cov @ g
+    return max(0.0, float(g @ step)), RegressionFit(np.clip(beta + step, -LIMIT, LIMIT), cov, ll, XL.shape[1])
 
 
 def _newton_step(info: np.ndarray, g: np.ndarray) -> np.ndarray | None:
