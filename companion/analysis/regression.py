@@ -106,12 +106,6 @@ def _posterior(rows: Rows, eta_l: np.ndarray, eta_r: np.ndarray) -> tuple[float,
     return ll, mean, var
 
 
-def loglik(rows: Rows, XL: np.ndarray, XR: np.ndarray, beta: np.ndarray) -> float:
-    nl = XL.shape[1]
-    eta_r = XR @ beta[nl:] if XR.shape[1] else np.full(len(rows), -LIMIT)
-    return _posterior(rows, XL @ beta[:nl], eta_r)[0]
-
-
 def _score_info(rows: Rows, XL: np.ndarray, XR: np.ndarray, beta: np.ndarray) -> tuple[float, np.ndarray, np.ndarray]:
     nl = XL.shape[1]
     eta_l = XL @ beta[:nl]
@@ -188,12 +182,6 @@ def _newton_step(info: np.ndarray, g: np.ndarray) -> np.ndarray | None:
         except np.linalg.LinAlgError:
             ridge = ridge * 10 if ridge else 1e-6 * (1 + float(np.abs(np.diag(info)).max()))
     return None
-
-
-def design(fill: np.ndarray, size: np.ndarray, *extra: np.ndarray) -> np.ndarray:
-    """Columns: intercept, fill and size per :data:`SCALE` cubes, then ``extra`` columns."""
-    cols = [np.ones(len(fill)), np.asarray(fill, float) / SCALE, np.asarray(size, float) / SCALE]
-    return np.stack(cols + [np.asarray(e, float) for e in extra], axis=1)
 
 
 def expit(x: float) -> float:

@@ -27,6 +27,8 @@ from typing import Any
 import numpy as np
 
 from companion.analysis.regression import FILL_EDGES, SIZE_EDGES, bin_of
+from companion.analysis.regression import expit as _expit
+from companion.analysis.regression import logit as _logit
 from companion.analysis.tests import z_quantile
 
 COLOURS = ("red", "blue", "yellow", "purple", "black", "green")
@@ -142,16 +144,6 @@ class _Data:
     def loglik(self, land: float, release: float) -> float:
         total = self.joint(land, release).sum(axis=1)
         return float(np.sum(self.w * np.log(np.maximum(total, 1e-300))))
-
-
-def _logit(p: float) -> float:
-    p = min(max(p, 1e-6), 1 - 1e-6)
-    return math.log(p / (1 - p))
-
-
-def _expit(x: float) -> float:
-    x = min(max(x, -700.0), 700.0)  # beyond that the answer is 0 or 1 to double precision
-    return 1.0 / (1.0 + math.exp(-x))
 
 
 def _em(data: _Data, sum_t: float, sum_i: float, tol: float = 1e-7, max_iter: int = 3000) -> tuple[float, float]:
