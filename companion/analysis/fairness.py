@@ -163,8 +163,13 @@ def stack(table: CubeTable, colours: Iterable[str]) -> Stacked:
     a = np.concatenate(parts)
     if np.any(a[:, 2] > a[:, 0] + a[:, 1]) or np.any(a[:, :3] < 0):
         raise ValueError("a throw shows more cubes than were thrown plus inside the tower")
-    keys = a[:, [0, 1, 2, 4, 5, 6]]
-    uniq, inverse = np.unique(keys, axis=0, return_inverse=True)
+    cols = a[:, [0, 1, 2, 4, 5, 6]]
+    bases = cols.max(axis=0) + 1
+    key = np.zeros(len(a), np.int64)
+    for j in range(cols.shape[1]):  # one integer per distinct row: a 1-D unique is fast
+        key = key * bases[j] + cols[:, j]
+    _, first, inverse = np.unique(key, return_index=True, return_inverse=True)
+    uniq = cols[first]
     w = np.bincount(inverse.reshape(-1), weights=a[:, 3], minlength=len(uniq))
     rows = reg.Rows(uniq[:, 0], uniq[:, 1], uniq[:, 2], w)
     return Stacked(rows, uniq[:, 3], uniq[:, 4], uniq[:, 5], tuple(names))
