@@ -41,7 +41,7 @@ import numpy as np
 
 from companion.analysis import regression as reg
 from companion.analysis.tests import chi2_sf, noncentrality_for_power, z_quantile
-from companion.analysis.tower_model import COLOURS, CubeTable, Throw, cube_table
+from companion.analysis.tower_model import COLOURS, ColourFit, CubeTable, Throw, cube_table
 
 ALPHA = 0.05
 POWER = 0.80
@@ -211,10 +211,12 @@ def _relative(eta0: float, delta: float) -> float:
 
 
 def test_colours(data: CubeTable | list[Throw], colours: Iterable[str] = COLOURS,
-                 nights: float | None = None) -> dict[str, Any]:
+                 nights: float | None = None, pooled: ColourFit | None = None) -> dict[str, Any]:
     """Per colour a :class:`ColourVerdict`, plus ``any_flagged`` (Holm-corrected at 5 %) and the
     :func:`model_check`. ``nights``: over how many game nights the throws were made (turns
-    "after N more throws" into "after N more nights"); ``None`` when unknown."""
+    "after N more throws" into "after N more nights"); ``None`` when unknown. ``pooled``: the
+    plain model's pooled fit of the same throws when already known (``TowerModel.pooled``):
+    the model check's baseline, fitted here otherwise."""
     colours = tuple(colours)
     table = data if isinstance(data, dict) else cube_table(data, colours)
     s = stack(table, colours)
@@ -224,7 +226,7 @@ def test_colours(data: CubeTable | list[Throw], colours: Iterable[str] = COLOURS
     plain = None
     if present:
         XL0, XR0, _ = _designs(s)
-        plain = _plain_fit(s, XR0.shape[1] > 0)
+        plain = _plain_fit(s, XR0.shape[1] > 0, pooled)
         start = np.zeros(XL0.shape[1] + XR0.shape[1])  # from the plain fit: intercepts, no slopes
         start[0] = plain.beta[0]
         if XR0.shape[1]:
@@ -236,7 +238,7 @@ def test_colours(data: CubeTable | list[Throw], colours: Iterable[str] = COLOURS
             raw[c] = {"throws": n}
             continue
         XL, XR, offsets = _designs(s, j)
-        stat, alt = reg.score_test(s.rows, XL, XR, _start(null, XL0.shape[1], offsets))
+        stat, alt = reg.score_test(s.rows, XL, XR, _start(null, XL0.shape[1], offsets), at=null)
         raw[c] = {"throws": n, "alt": alt, "XL": XL, "offsets": offsets, "stat": stat,
                   "df": offsets, "p": chi2_sf(stat, offsets)}
     tested = sorted((c for c in raw if "p" in raw[c]), key=lambda c: raw[c]["p"])
@@ -300,8 +302,12 @@ def _verdict(c: str, info: dict[str, Any], s: Stacked, j: int, m: int, level: fl
                          low, high, level, detectable, needed, more_nights)
 
 
-def _plain_fit(s: Stacked, any_inside: bool) -> reg.RegressionFit:
-    """The plain model (fixed chances, all colours alike) in the regression's terms."""
+def _plain_fit(s: Stacked, any_inside: bool, pooled: ColourFit | None) -> reg.RegressionFit:
+    """The plain model (fixed chances, all colours alike) in the regression's terms; from the
+    EM fit ``pooled`` of the same throws when given (the same likelihood, tested)."""
+    if pooled is not None and pooled.land is not None and (pooled.release is not None) == any_inside:
+        beta = [reg.logit(pooled.land.estimate)] + ([reg.logit(pooled.release.estimate)] if any_inside else [])
+        return reg.RegressionFit(np.array(beta), None, pooled.loglik, 1)
     ones = np.ones((len(s.fill), 1))
     return reg.fit(s.rows, ones, ones if any_inside else ones[:, :0])
 

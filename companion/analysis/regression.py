@@ -28,6 +28,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -56,6 +57,7 @@ class RegressionFit:
     cov: np.ndarray | None
     loglik: float
     n_land: int
+    moments: tuple[Any, ...] | None = None  # of the last evaluation (at ``beta``)
 
 
 class Rows:
@@ -106,11 +108,20 @@ def _posterior(rows: Rows, eta_l: np.ndarray, eta_r: np.ndarray) -> tuple[float,
     return ll, mean, var
 
 
-def _score_info(rows: Rows, XL: np.ndarray, XR: np.ndarray, beta: np.ndarray) -> tuple[float, np.ndarray, np.ndarray]:
+def _moments(rows: Rows, XL: np.ndarray, XR: np.ndarray, beta: np.ndarray) -> tuple[Any, ...]:
+    """(log-likelihood, posterior mean and variance of the landed counts, η_land, η_release)."""
     nl = XL.shape[1]
     eta_l = XL @ beta[:nl]
     eta_r = XR @ beta[nl:] if XR.shape[1] else np.full(len(rows), -LIMIT)
-    ll, mean, var = _posterior(rows, eta_l, eta_r)
+    return (*_posterior(rows, eta_l, eta_r), eta_l, eta_r)
+
+
+def _score_info(rows: Rows, XL: np.ndarray, XR: np.ndarray, beta: np.ndarray,
+                moments: tuple[Any, ...] | None = None) -> tuple[float, np.ndarray, np.ndarray]:
+    """Log-likelihood, score and observed information at ``beta``; ``moments`` (of
+    :func:`_moments`) when already known for the same linear predictors."""
+    nl = XL.shape[1]
+    ll, mean, var, eta_l, eta_r = moments if moments is not None else _moments(rows, XL, XR, beta)
     pl, pr = 1 / (1 + np.exp(-eta_l)), 1 / (1 + np.exp(-eta_r))
     w = rows.w
     g = np.concatenate([XL.T @ (w * (mean - rows.tf * pl)),
@@ -131,7 +142,8 @@ def fit(rows: Rows, XL: np.ndarray, XR: np.ndarray, start: np.ndarray | None = N
     Newton decrement (the log-likelihood still to gain, to second order) is below ``tol``."""
     n = XL.shape[1] + XR.shape[1]
     beta = np.zeros(n) if start is None else np.asarray(start, dtype=float).copy()
-    ll, g, info = _score_info(rows, XL, XR, beta)
+    moments = _moments(rows, XL, XR, beta)
+    ll, g, info = _score_info(rows, XL, XR, beta, moments)
     for _ in range(max_iter):
         step = _newton_step(info, g)
         if step is None or float(g @ step) / 2 < tol:
@@ -139,29 +151,33 @@ def fit(rows: Rows, XL: np.ndarray, XR: np.ndarray, start: np.ndarray | None = N
         scale = 1.0
         for _halving in range(30):
             candidate = np.clip(beta + scale * step, -LIMIT, LIMIT)
-            new = _score_info(rows, XL, XR, candidate)
-            if new[0] >= ll - 1e-12:
+            new_moments = _moments(rows, XL, XR, candidate)
+            if new_moments[0] >= ll - 1e-12:
                 break
             scale /= 2
         else:
             break
-        beta, (ll, g, info) = candidate, new
+        beta, moments = candidate, new_moments
+        ll, g, info = _score_info(rows, XL, XR, beta, moments)
     try:
         cov = np.linalg.inv(info)
         if not np.all(np.isfinite(cov)) or np.any(np.diag(cov) <= 0):
             cov = None
     except np.linalg.LinAlgError:
         cov = None
-    return RegressionFit(beta, cov, ll, XL.shape[1])
+    return RegressionFit(beta, cov, ll, XL.shape[1], moments)
 
 
-def score_test(rows: Rows, XL: np.ndarray, XR: np.ndarray, beta: np.ndarray) -> tuple[float, RegressionFit]:
+def score_test(rows: Rows, XL: np.ndarray, XR: np.ndarray, beta: np.ndarray,
+               at: RegressionFit | None = None) -> tuple[float, RegressionFit]:
     """Rao's score test of a larger model at ``beta`` (the smaller model's maximum with the new
     coefficients at 0): ``Sᵀ I⁻¹ S`` from the score ``S`` and observed information ``I`` there,
     χ² with as many degrees of freedom as new coefficients — the likelihood-ratio test's
     large-sample twin, at the cost of one pass over the rows instead of a fit. Also returns the
-    one-step estimate ``beta + I⁻¹ S`` with covariance ``I⁻¹`` (``cov`` None when singular)."""
-    ll, g, info = _score_info(rows, XL, XR, beta)
+    one-step estimate ``beta + I⁻¹ S`` with covariance ``I⁻¹`` (``cov`` None when singular).
+    ``at``: the smaller model's fit, whose linear predictors equal the larger one's at ``beta``
+    (the new coefficients are 0) — its moments are reused, so several tests cost one pass."""
+    ll, g, info = _score_info(rows, XL, XR, beta, at.moments if at is not None else None)
     try:
         cov = np.linalg.inv(info)
     except np.linalg.LinAlgError:

@@ -75,7 +75,7 @@ def tower_model(log: GameLog) -> tuple[TowerModel, dict[str, Any]]:
             "SELECT count(DISTINCT date(created_at, 'localtime', ?)) FROM games"
             " WHERE id IN (SELECT game_id FROM throws_synced)", (f"-{NIGHT_STARTS_BEFORE} hours",)).fetchone()[0]
     model = fit_tower(table, throws=throws, battles=battles)
-    fairness = test_colours(table, nights=nights or None)
+    fairness = test_colours(table, nights=nights or None, pooled=model.pooled)
     with _cache_lock:
         _cache[str(log.path)] = (key, model, fairness)
     return model, fairness

@@ -144,3 +144,13 @@ def test_no_sign_says_how_many_more_nights() -> None:
     assert red["nights_for_reference"] > 1
     assert f"after about {red['nights_for_reference']} more nights a 10 % bias would show" in red["sentence"]
     assert red["bias_low"] < red["bias"] < red["bias_high"]
+
+
+def test_the_model_check_from_the_pooled_em_fit_is_the_same() -> None:
+    from companion.analysis.tower_model import fit_tower
+
+    data = games_throws(6, 21)
+    alone = fairness(data)["model_check"]
+    given = fairness(data, pooled=fit_tower(data).pooled)["model_check"]
+    assert given["statistic"] == pytest.approx(alone["statistic"], abs=0.01)
+    assert given["fits"] == alone["fits"]
