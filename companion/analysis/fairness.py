@@ -211,12 +211,14 @@ def _relative(eta0: float, delta: float) -> float:
 
 
 def test_colours(data: CubeTable | list[Throw], colours: Iterable[str] = COLOURS,
-                 nights: float | None = None, pooled: ColourFit | None = None) -> dict[str, Any]:
+                 nights: float | None = None, pooled: ColourFit | None = None,
+                 interval_level: float | None = None) -> dict[str, Any]:
     """Per colour a :class:`ColourVerdict`, plus ``any_flagged`` (Holm-corrected at 5 %) and the
     :func:`model_check`. ``nights``: over how many game nights the throws were made (turns
     "after N more throws" into "after N more nights"); ``None`` when unknown. ``pooled``: the
     plain model's pooled fit of the same throws when already known (``TowerModel.pooled``):
-    the model check's baseline, fitted here otherwise."""
+    the model check's baseline, fitted here otherwise. ``interval_level``: the level of the bias
+    ranges; ``None`` (what the page shows) is the verdict's own level 1 − 5 %/m."""
     colours = tuple(colours)
     table = data if isinstance(data, dict) else cube_table(data, colours)
     s = stack(table, colours)
@@ -246,7 +248,7 @@ def test_colours(data: CubeTable | list[Throw], colours: Iterable[str] = COLOURS
     for k, c in enumerate(tested):  # Holm: the k-th smallest times (m − k), kept monotone
         running = max(running, min(1.0, raw[c]["p"] * (m - k)))
         raw[c]["p_adj"] = running
-    level = 1 - ALPHA / max(m, 1)
+    level = interval_level if interval_level is not None else 1 - ALPHA / max(m, 1)
     out = {c: _verdict(c, raw[c], s, present.index(c), m, level, nights) for c in present}
     return {
         "alpha": ALPHA,
