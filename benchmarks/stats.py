@@ -10,6 +10,11 @@ cubes land at once, 20 % of the interior comes out), then times, in this process
 - the odds of one battle (10 000 Monte Carlo draws), median of 200, beside the baseline of a
   plain-Python loop over the same draws.
 
+Then (issue 23) the power and false-alarm rates of the verdicts on towers simulated apart from the
+model (``--groups`` per line): a fair tower, a fair tower whose chances depend on its fill, a
+tower holding red back 10 % at the throws the page names and after one night, black's first
+battle odds.
+
 Bars (issue 15): statistics page and API ≤ 100 ms with 100 games, ≤ 500 ms with 5 000; odds ≤
 50 ms. Prints numbers; never fails on them. ``generate_log`` is also used by the tests.
 """
@@ -63,7 +68,8 @@ def generate_log(path: Path, games: int, *, seed: int = 1, battles: int = 16, la
     pick = random.Random(seed)
     land_of = dict(land_of or {})
     truth = TowerModel({c: ColourFit(Interval(land_of.get(c, land), 0, 1), Interval(release, 0, 1), 1, 1, 1, 0.0)
-                        for c in (*PLAYERS, "green")}, None, 1, 1)
+                        for c in (*PLAYERS, "green")}, None, 1, 1,
+                       {c: (land_of.get(c, land), release) for c in (*PLAYERS, "green")})
     conn = sqlite3.connect(path, isolation_level=None)
     conn.execute("BEGIN")
     if people:
@@ -252,14 +258,79 @@ def bench_odds(repeat: int = 200) -> None:
           f"(bar 50 ms); plain-Python baseline of the same draws: median {b_med:.0f} ms")
 
 
+def _share(flags: list[bool]) -> str:
+    return f"{sum(flags) / len(flags) * 100:5.1f} % ({sum(flags)} of {len(flags)})"
+
+
+def bench_quality(groups: int = 100) -> None:
+    """How often the statistics are wrong, on towers simulated apart from the model
+    (``tests/analysis/games_sim.py``: whole games, seeding into the empty tower, 16 battles)."""
+    from companion.analysis.fairness import test_colours
+    from companion.analysis.tower_model import cube_table
+    from tests.analysis.games_sim import Tower, throws
+    from tests.analysis.test_shrinkage import _first_black_battle
+
+    start = time.perf_counter()
+    print(f"\nquality of the verdicts ({groups} simulated groups per line, seeded; 3 players + green):")
+    fixed = [test_colours(throws(25, s)) for s in range(groups)]
+    print(f"  fair tower, 400 battles: fairness false alarms        {_share([r['any_flagged'] for r in fixed])}"
+          "   (nominal 5 %)")
+    print(f"  fair tower, 400 battles: model check false alarms     "
+          f"{_share([r['model_check']['fits'] is False for r in fixed])}   (nominal 5 %)")
+    filling = Tower(fill_drop=0.02, knock=0.03)
+    groups_fill = [throws(25, 100_000 + s, filling) for s in range(groups)]
+    fill = [test_colours(g) for g in groups_fill]
+    plain = [test_colours({c: [r[:4] for r in rows] for c, rows in cube_table(g).items()})["any_flagged"]
+             for g in groups_fill]
+    print(f"  fair tower losing 2 %/cube inside: fairness false alarms {_share([r['any_flagged'] for r in fill])}"
+          f"   (without fill and size in the model: {_share(plain)})")
+    print(f"  the same tower: model check finds it                  "
+          f"{_share([r['model_check']['fits'] is False for r in fill])}")
+    biased = Tower(land_of={"red": 0.9})
+    found = []
+    for s in range(max(10, groups // 2)):
+        group = throws(200, 200_000 + s, biased)
+        named = test_colours(group[:20 * 17])["colours"]["red"]["throws_for_reference"]
+        seen, cut = 0, len(group)
+        for k in range(0, len(group), 17):
+            seen += sum(1 for t in group[k:k + 17] if t.thrown.get("red", 0) or t.inside.get("red", 0))
+            if seen >= named:
+                cut = k + 17
+                break
+        found.append(test_colours(group[:cut])["colours"]["red"]["verdict"] != "no_sign")
+    print(f"  red held back 10 %, at the throws the page named: found {_share(found)}   (promised ≥ 75 %, aimed at 80 %)")
+    nights = [throws(3, 300_000 + s, biased, battles=14) for s in range(15 * groups)]
+    night = [test_colours(g)["colours"]["red"] for g in nights]
+    flagged = [k for k, v in enumerate(night) if v["verdict"] not in ("no_sign", "not_enough_data")]
+    print(f"  the same after one night (42 battles, {len(nights)} groups): flagged {_share([k in flagged for k in range(len(night))])}")
+    if flagged:
+        mean_bias = sum(night[k]["bias"] for k in flagged) / len(flagged)
+        plain95 = [test_colours(nights[k], interval_level=0.95)["colours"]["red"] for k in flagged]
+        print(f"    when flagged: point estimate {mean_bias * 100:.0f} % on average (truth −10 %: the winner's curse);\n"
+              f"    range at the verdict's level contains the truth "
+              f"{_share([night[k]['bias_low'] <= -0.1 <= night[k]['bias_high'] for k in flagged])}, "
+              f"a plain 95 % range {_share([v['bias_low'] <= -0.1 <= v['bias_high'] for v in plain95])}")
+    black = [_first_black_battle(s) for s in range(30)]
+    shown = [abs(a - b) for a, b, _ in black]
+    own = [abs(c - b) for _, b, c in black]
+    print(f"  black's first battle after 200 battles: shrunk odds off by {statistics.mean(shown) * 100:.1f} points "
+          f"on average (max {max(shown) * 100:.1f}); its own fit alone {statistics.mean(own) * 100:.1f} "
+          f"(max {max(own) * 100:.1f})")
+    print(f"  ({time.perf_counter() - start:.0f} s)")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, nargs="+", default=[100, 5000])
+    parser.add_argument("--games", type=int, nargs="*", default=[100, 5000])
     parser.add_argument("--repeat", type=int, default=20)
+    parser.add_argument("--groups", type=int, default=100,
+                        help="simulated groups per power / false-alarm line (0: skip them)")
     args = parser.parse_args()
     bench_odds()
     for n in args.games:
         bench_log(n, args.repeat)
+    if args.groups:
+        bench_quality(args.groups)
 
 
 if __name__ == "__main__":

@@ -10,6 +10,7 @@ even df, plus ``erfc`` for odd df), and the normal quantile is in the standard l
 from __future__ import annotations
 
 import math
+from functools import lru_cache
 from statistics import NormalDist
 
 _NORMAL = NormalDist()
@@ -42,3 +43,53 @@ def chi2_sf(x: float, df: int) -> float:
 def z_quantile(p: float) -> float:
     """The standard normal quantile (``z_quantile(0.975) ≈ 1.96``)."""
     return _NORMAL.inv_cdf(p)
+
+
+def chi2_isf(p: float, df: int) -> float:
+    """The x with ``chi2_sf(x, df) == p`` (0 < p < 1), by bisection on the exact tail."""
+    if not 0 < p < 1:
+        raise ValueError(f"a tail probability lies strictly between 0 and 1, not {p!r}")
+    low, high = 0.0, 1.0
+    while chi2_sf(high, df) > p:
+        high *= 2
+    for _ in range(100):
+        mid = (low + high) / 2
+        if chi2_sf(mid, df) > p:
+            low = mid
+        else:
+            high = mid
+    return (low + high) / 2
+
+
+def ncx2_sf(x: float, df: int, noncentrality: float) -> float:
+    """P(X ≥ x) for X ~ noncentral χ²(df, λ): the Poisson(λ/2) mixture of central χ²(df + 2j)
+    tails, summed until the Poisson weights left are below 1e-12."""
+    half = noncentrality / 2
+    if half <= 0:
+        return chi2_sf(x, df)
+    total, j, weight, used = 0.0, 0, math.exp(-half), 0.0
+    while True:
+        total += weight * chi2_sf(x, df + 2 * j)
+        used += weight
+        j += 1
+        weight *= half / j
+        if 1 - used < 1e-12 or j > 10_000:
+            return min(1.0, total)
+
+
+@lru_cache(maxsize=64)
+def noncentrality_for_power(df: int, alpha: float, power: float) -> float:
+    """The noncentrality λ at which a χ²(df) test at level ``alpha`` rejects with probability
+    ``power`` (for a Wald or likelihood-ratio test, λ = θᵀ I θ: the effect measured in its own
+    standard errors, squared)."""
+    critical = chi2_isf(alpha, df)
+    low, high = 0.0, 1.0
+    while ncx2_sf(critical, df, high) < power:
+        high *= 2
+    for _ in range(100):
+        mid = (low + high) / 2
+        if ncx2_sf(critical, df, mid) < power:
+            low = mid
+        else:
+            high = mid
+    return (low + high) / 2

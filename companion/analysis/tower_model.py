@@ -26,11 +26,15 @@ from typing import Any
 
 import numpy as np
 
+from companion.analysis.regression import FILL_EDGES, SIZE_EDGES, bin_of
+from companion.analysis.regression import expit as _expit
+from companion.analysis.regression import logit as _logit
 from companion.analysis.tests import z_quantile
 
 COLOURS = ("red", "blue", "yellow", "purple", "black", "green")
 CONFIDENCE = 0.95
 MIN_THROWS_FOR_ODDS = 20  # below this the model gives no odds and no interior ranges
+MIN_THROWS_FOR_SPREAD = 30  # colours with fewer throws do not inform the spread between colours
 _EPS = 1e-9
 
 
@@ -85,15 +89,18 @@ class TowerModel:
     pooled: ColourFit | None = None
     throws: int = 0
     battles: int = 0
+    # per colour (land, release) shrunk towards the pooled fit (:func:`shrink`)
+    shrunk: dict[str, tuple[float, float]] = field(default_factory=dict)
 
-    def params(self, colour: str, min_throws: int = 1) -> tuple[float, float] | None:
-        """(land, release) for a colour: its own fit, else the pooled one, else ``None``."""
-        for fit in (self.colours.get(colour), self.pooled):
-            if fit is not None and fit.land is not None and fit.throws >= min_throws:
-                release = fit.release if fit.release is not None else (
-                    self.pooled.release if self.pooled is not None else None)
-                return fit.land.estimate, (release.estimate if release is not None else 0.0)
-        return None
+    def params(self, colour: str) -> tuple[float, float] | None:
+        """(land, release) for the odds and the interior ranges: the colour's own fit shrunk
+        towards the pooled one as far as its own data and the spread between the colours say
+        (:func:`shrink`); the pooled fit for a colour without data; ``None`` without any."""
+        if colour in self.shrunk:
+            return self.shrunk[colour]
+        if self.pooled is None or self.pooled.land is None:
+            return None
+        return self.pooled.land.estimate, (self.pooled.release.estimate if self.pooled.release else 0.0)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -112,9 +119,10 @@ class _Data:
     binomial-coefficient tables the likelihood needs (computed once per fit)."""
 
     def __init__(self, t: np.ndarray, i: np.ndarray, y: np.ndarray, w: np.ndarray) -> None:
-        rows, inverse = np.unique(np.stack([t, i, y], axis=1), axis=0, return_inverse=True)
-        self.t, self.i, self.y = rows[:, 0], rows[:, 1], rows[:, 2]
-        self.w = np.bincount(inverse.reshape(-1), weights=w, minlength=len(rows)).astype(float)
+        base = int(max(t.max(initial=0), i.max(initial=0), y.max(initial=0))) + 1
+        keys, inverse = np.unique((t * base + i) * base + y, return_inverse=True)  # 1-D: fast
+        self.t, self.i, self.y = keys // (base * base), keys // base % base, keys % base
+        self.w = np.bincount(inverse.reshape(-1), weights=w, minlength=len(keys)).astype(float)
         self.k = np.arange(int(self.t.max(initial=0)) + 1)[None, :]  # landed of the thrown
         top = int(max(self.t.max(initial=0), self.i.max(initial=0))) + 1
         lf = np.array([math.lgamma(n + 1) for n in range(top + 1)])
@@ -137,16 +145,6 @@ class _Data:
     def loglik(self, land: float, release: float) -> float:
         total = self.joint(land, release).sum(axis=1)
         return float(np.sum(self.w * np.log(np.maximum(total, 1e-300))))
-
-
-def _logit(p: float) -> float:
-    p = min(max(p, 1e-6), 1 - 1e-6)
-    return math.log(p / (1 - p))
-
-
-def _expit(x: float) -> float:
-    x = min(max(x, -700.0), 700.0)  # beyond that the answer is 0 or 1 to double precision
-    return 1.0 / (1.0 + math.exp(-x))
 
 
 def _em(data: _Data, sum_t: float, sum_i: float, tol: float = 1e-7, max_iter: int = 3000) -> tuple[float, float]:
@@ -245,18 +243,22 @@ def fit_arrays(t: Iterable[int], i: Iterable[int], y: Iterable[int],
                      data.loglik(land, release), cov_t)
 
 
-# Per colour, the rows (thrown, inside, seen, how many throws) — what the store aggregates in SQL.
-CubeTable = dict[str, list[tuple[int, int, int, int]]]
+# Per colour, the rows (thrown, inside, seen, how many throws, fill, size) — what the store
+# aggregates in SQL. ``fill`` and ``size`` are the throw's cubes inside and thrown of *all*
+# colours, binned (:func:`companion.analysis.regression.bin_of`); rows of four leave them out.
+CubeTable = dict[str, list[tuple[int, ...]]]
 
 
 def cube_table(throws: Iterable[Throw], colours: Iterable[str] = COLOURS) -> CubeTable:
     """The :data:`CubeTable` of a list of throws (one row per throw and colour)."""
     table: CubeTable = {c: [] for c in colours}
     for th in throws:
+        fill = bin_of(sum(th.inside.values()), FILL_EDGES)
+        size = bin_of(sum(th.thrown.values()), SIZE_EDGES)
         for c in table:
             row = (th.thrown.get(c, 0), th.inside.get(c, 0), th.seen.get(c, 0))
             if row[0] or row[1]:
-                table[c].append((*row, 1))
+                table[c].append((*row, 1, fill, size))
     return table
 
 
@@ -264,7 +266,7 @@ def colour_arrays(data: CubeTable | Iterable[Throw], colours: Iterable[str]) -> 
     """(t, i, y, w) of the given colours, from a :data:`CubeTable` or a list of throws."""
     colours = tuple(colours)
     table = data if isinstance(data, dict) else cube_table(data, colours)
-    rows = [r for c in colours for r in table.get(c, [])]
+    rows = [r[:4] for c in colours for r in table.get(c, [])]
     if not rows:
         return (np.zeros(0, np.int64),) * 4
     a = np.asarray(rows, dtype=np.int64)
@@ -285,7 +287,52 @@ def fit_tower(data: CubeTable | list[Throw], throws: int | None = None, battles:
             fits[c] = fit
     pooled = fit_arrays(*colour_arrays(table, colours))
     n = len(data) if isinstance(data, list) else (throws if throws is not None else pooled.throws)
-    return TowerModel(fits, pooled if pooled.throws else None, n, n if battles is None else battles)
+    if not pooled.throws:
+        return TowerModel(fits, None, n, n if battles is None else battles)
+    return TowerModel(fits, pooled, n, n if battles is None else battles, shrink(fits, pooled))
+
+
+def _logit_var(fit: ColourFit, j: int) -> float:
+    """Variance of logit(land) (j = 0) or logit(release) (j = 1); infinite when the data cannot
+    pin it down (no curvature, or the estimate at 0 or 1, where the Wald variance means nothing)."""
+    iv = fit.land if j == 0 else fit.release
+    if iv is None or fit.cov is None or not 0.001 < iv.estimate < 0.999:
+        return math.inf
+    v = fit.cov[j][j]
+    return v if math.isfinite(v) and v > 0 else math.inf
+
+
+def shrink(fits: Mapping[str, ColourFit], pooled: ColourFit) -> dict[str, tuple[float, float]]:
+    """Empirical-Bayes estimates per colour (normal–normal on the logit scale, method of moments).
+
+    Per chance: the colours' logits θ_c scatter around the pooled θ₀ by their own sampling
+    variance v_c plus a true spread τ² between colours; τ² = max(0, mean((θ_c − θ₀)² − v_c)) over
+    the colours with at least :data:`MIN_THROWS_FOR_SPREAD` throws (below that the Wald v_c
+    understates the scatter and one lucky first throw would pass for a real spread), and each colour gets θ₀ + τ²/(τ² + v_c)·(θ_c − θ₀). A colour
+    with few throws (large v_c) stays near the pooled fit, a fair tower (τ² ≈ 0) gives every
+    colour the pooled fit, and a colour with much data in a biased tower keeps its own. A
+    colour without a release estimate takes the pooled one.
+    """
+    out: dict[str, list[float]] = {c: [0.0, 0.0] for c in fits}
+    for j, base in enumerate((pooled.land, pooled.release)):
+        if base is None:
+            for c in out:
+                out[c][j] = 0.0
+            continue
+        theta0 = _logit(base.estimate)
+        own = {}
+        for c, f in fits.items():
+            iv = f.land if j == 0 else f.release
+            if iv is not None:
+                own[c] = (_logit(iv.estimate), _logit_var(f, j))
+        finite = [own[c] for c, f in fits.items()
+                  if c in own and f.throws >= MIN_THROWS_FOR_SPREAD and math.isfinite(own[c][1])]
+        tau2 = max(0.0, sum((t - theta0) ** 2 - v for t, v in finite) / len(finite)) if finite else 0.0
+        for c in out:
+            theta, v = own.get(c, (theta0, math.inf))
+            weight = tau2 / (tau2 + v) if tau2 > 0 and math.isfinite(v) else 0.0
+            out[c][j] = _expit(theta0 + weight * (theta - theta0))
+    return {c: (v[0], v[1]) for c, v in out.items()}
 
 
 def release_range(inside: int, release: float, level: float = 0.9) -> tuple[float, int, int]:

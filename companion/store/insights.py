@@ -28,6 +28,7 @@ from companion.analysis.odds import DRAWS, Odds, battle_odds, calibration_of_bin
 from companion.analysis.tower_model import MIN_THROWS_FOR_ODDS, TowerModel, fit_tower, release_range
 from companion.store.errors import GameNotFoundError
 from companion.store.log import GameLog
+from companion.store.nights import NIGHT_STARTS_BEFORE
 from companion.store.throws import CubeRows, sync_throws
 from companion.store.totals import RunningTotals, Selection, game_stamps
 
@@ -70,8 +71,11 @@ def tower_model(log: GameLog) -> tuple[TowerModel, dict[str, Any]]:
         if hit is not None and hit[0] == key:
             return hit[1], hit[2]
         table, throws, battles = _CUBE_ROWS.rows(str(log.path), conn)
+        nights = conn.execute(  # game nights as companion.store.nights.night_of counts them
+            "SELECT count(DISTINCT date(created_at, 'localtime', ?)) FROM games"
+            " WHERE id IN (SELECT game_id FROM throws_synced)", (f"-{NIGHT_STARTS_BEFORE} hours",)).fetchone()[0]
     model = fit_tower(table, throws=throws, battles=battles)
-    fairness = test_colours(table)
+    fairness = test_colours(table, nights=nights or None, pooled=model.pooled)
     with _cache_lock:
         _cache[str(log.path)] = (key, model, fairness)
     return model, fairness

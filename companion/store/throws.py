@@ -23,6 +23,7 @@ from collections import Counter
 from collections.abc import Mapping
 from typing import Any
 
+from companion.analysis.regression import FILL_EDGES, SIZE_EDGES
 from companion.store.log import GameLog
 
 THROW_EVENTS = ("seed_tower", "resolve_battle")
@@ -157,11 +158,13 @@ def _sync_batch(log: GameLog) -> int:
     return added
 
 
-CubeTable = dict[str, list[tuple[int, int, int, int]]]
+CubeTable = dict[str, list[tuple[int, ...]]]  # (thrown, inside, seen, throws, fill, size)
 
 
 def _cube_counts(conn: sqlite3.Connection, since: Mapping[int, int] | None = None) -> Counter:
-    """Throws per (colour, thrown, inside, seen), doubtful ones left out, and the numbers of
+    """Throws per (colour, thrown, inside, seen, fill, size) — fill and size the throw's cubes
+    inside and thrown of all colours, binned as the covariate model bins them — doubtful ones
+    left out, and the numbers of
     throws ``("throws",)`` and of battle throws ``("battles",)``: of every row, or with ``since``
     (``{game: seq}``) only of the named games' rows after that event."""
     if since is None:
@@ -171,12 +174,16 @@ def _cube_counts(conn: sqlite3.Connection, since: Mapping[int, int] | None = Non
                  " AND seq > json_extract(:since, '$.\"' || game_id || '\"')")
         params = {"since": json.dumps({str(g): seq for g, seq in since.items()})}
     counts: Counter = Counter()
-    for colour, thrown, inside, seen, n in conn.execute(
-        f"""SELECT color, thrown, inside, seen, count(*) FROM throw_cubes
-             WHERE doubtful = 0 AND thrown + inside > 0 {scope}
-             GROUP BY color, thrown, inside, seen""", params
+    for colour, thrown, inside, seen, fill, size, n in conn.execute(
+        f"""WITH throw AS (SELECT game_id, seq, sum(inside) AS fill, sum(thrown) AS size
+                             FROM throw_cubes WHERE doubtful = 0 {scope} GROUP BY game_id, seq)
+            SELECT c.color, c.thrown, c.inside, c.seen, {_bin_sql("t.fill", FILL_EDGES)},
+                   {_bin_sql("t.size", SIZE_EDGES)}, count(*)
+              FROM throw_cubes AS c JOIN throw AS t ON t.game_id = c.game_id AND t.seq = c.seq
+             WHERE c.doubtful = 0 AND c.thrown + c.inside > 0
+             GROUP BY 1, 2, 3, 4, 5, 6""", params
     ):
-        counts[(colour, thrown, inside, seen)] = n
+        counts[(colour, thrown, inside, seen, fill, size)] = n
     throws, battles = conn.execute(
         f"""SELECT count(*), coalesce(sum(kind = 'battle'), 0) FROM
              (SELECT DISTINCT game_id, seq, kind FROM throw_cubes WHERE doubtful = 0 {scope})""", params
@@ -218,10 +225,16 @@ class CubeRows:
         return _table(counts)
 
 
+def _bin_sql(column: str, edges: tuple[int, ...]) -> str:
+    """SQL for :func:`companion.analysis.regression.bin_of` of ``column``."""
+    cases = " ".join(f"WHEN {column} >= {e} THEN {e}" for e in sorted(edges, reverse=True) if e > 0)
+    return f"CASE {cases} ELSE 0 END"
+
+
 def _table(counts: Counter) -> tuple[CubeTable, int, int]:
     table: CubeTable = {}
-    for k in sorted(k for k in counts if len(k) == 4):
-        table.setdefault(k[0], []).append((k[1], k[2], k[3], counts[k]))
+    for k in sorted(k for k in counts if len(k) == 6):
+        table.setdefault(k[0], []).append((k[1], k[2], k[3], counts[k], k[4], k[5]))
     return table, counts[("throws",)], counts[("battles",)]
 
 

@@ -78,6 +78,15 @@ def test_with_history_the_charts_roster_and_odds_work(server, browser, artifacts
         assert page.evaluate(f"!!window.Chart.getChart(document.getElementById('{chart}'))"), chart
     expect(page.locator("#tower-basis")).to_contain_text("throws")
     expect(page.locator("#tower-table tr[data-row='red'] td[data-fair]")).to_contain_text(re.compile("bias|Not enough"))
+    # every bias with its range (issue 23), the level it holds at, and whether the model fits
+    expect(page.locator("#tower-table td[data-fair='no_sign']").first).to_contain_text(
+        re.compile(r"lands at once between \d+ % (less|more)"))
+    expect(page.locator("#fair-level")).to_contain_text("together they hold in 95 % of groups")
+    api_check = context.request.get(f"{server.url}/api/stats/tower").json()["fairness"]["model_check"]
+    expect(page.locator("#model-check")).to_have_attribute("data-fits", str(api_check["fits"]).lower())
+    expect(page.locator("#model-check")).to_contain_text("Does the model fit this tower?")
+    expect(page.locator("#model-check")).to_contain_text(
+        "The model fits this tower" if api_check["fits"] else "depend on how full it is")
     expect(page.locator("#people-table tr[data-person]")).to_have_count(10)
     page.screenshot(path=str(artifacts / "stats-history.png"), full_page=True)
 

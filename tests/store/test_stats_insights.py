@@ -112,9 +112,44 @@ def test_tower_fit_and_fairness_of_a_generated_log(tmp_path: Path) -> None:
         red = model["colours"]["red"]
         assert red["land"]["low"] < 0.6 < red["land"]["high"]
         assert red["release"]["low"] < 0.2 < red["release"]["high"]
-        assert report["fairness"]["colours"]["black"]["verdict"] == "disfavoured"
+        black = report["fairness"]["colours"]["black"]
+        assert black["verdict"] == "disfavoured"
+        assert black["bias_low"] < 0.4 / 0.6 - 1 < black["bias_high"] < 0  # the truth, in the range
+        # the generated tower has fixed chances: the model check sees fill and size vary and fits
+        check = report["fairness"]["model_check"]
+        assert check["enough_data"] and check["df"] == 4 and check["p_value"] is not None
+        # every game of the generated log starts at the same time: one night
+        assert black["nights_for_reference"] is None or black["nights_for_reference"] >= 0
         # Cached until new throws: the same object comes back.
         assert insights.tower_model(log)[0] is insights.tower_model(log)[0]
+
+
+def test_the_stores_rows_are_the_throws_rows(tmp_path: Path) -> None:
+    """The rows aggregated in SQL (with fill and size binned there) equal those the analysis
+    builds from the same throws in Python."""
+    from collections import Counter
+
+    from companion.analysis.tower_model import Throw, cube_table
+    from companion.store.throws import cube_rows
+
+    path = generate_log(tmp_path / "c.sqlite3", 4, seed=9)
+    with GameLog(path) as log:
+        insights.tower_report(log)
+        with log.reading() as conn:
+            table, throws, _ = cube_rows(conn)
+            rows = conn.execute("SELECT game_id, seq, color, thrown, inside, seen FROM throw_cubes").fetchall()
+    by_throw: dict = {}
+    for g, q, c, t, i, y in rows:
+        th = by_throw.setdefault((g, q), ({}, {}, {}))
+        th[0][c], th[1][c], th[2][c] = t, i, y
+    python = cube_table([Throw(*v) for v in by_throw.values()])
+    assert throws == len(by_throw)
+    for colour in python:
+        want = Counter()
+        for t, i, y, w, fill, size in python[colour]:
+            want[(t, i, y, fill, size)] += w
+        got = Counter({(t, i, y, fill, size): w for t, i, y, w, fill, size in table.get(colour, [])})
+        assert got == want, colour
 
 
 def test_people_report_of_a_generated_log(tmp_path: Path) -> None:

@@ -40,24 +40,48 @@ class TowerFit(Answer):
 
 
 class Fairness(Answer):
-    verdict: Literal["not_enough_data", "no_sign", "favoured", "disfavoured"] | None = None
+    verdict: Literal["not_enough_data", "no_sign", "favoured", "disfavoured", "differs"] | None = Field(
+        default=None, description="differs: flagged, but the landing range still holds both directions.")
     throws: int | None = None
-    p_value: float | None = Field(default=None, description="Likelihood-ratio test, this colour vs the others.")
+    p_value: float | None = Field(default=None, description="Likelihood-ratio test, this colour vs the others, "
+                                  "in a model where the chances depend on the tower's fill and the throw's size.")
     p_adjusted: float | None = Field(default=None, description="Holm-corrected over the colours.")
     statistic: float | None = None
     df: int | None = None
-    bias: float | None = Field(default=None, description="Relative difference of the landing chance.")
-    detectable_bias: float | None = Field(default=None, description="Found by a 5 % test with 80 % power.")
+    bias: float | None = Field(default=None, description="Relative difference of the landing chance (never shown alone).")
+    bias_low: float | None = Field(default=None, description="Lower end of the bias at bias_level.")
+    bias_high: float | None = Field(default=None, description="Upper end of the bias at bias_level.")
+    bias_level: float | None = Field(default=None, description="1 − 5 %/m: the level the verdict uses.")
+    detectable_bias: float | None = Field(default=None, description="Found by this verdict (its df, Holm level) with 80 % power.")
     throws_for_reference: int | None = Field(default=None, description="Throws after which a 10 % bias would show.")
+    nights_for_reference: int | None = Field(default=None, description="More game nights until a 10 % bias would show.")
+    sentence: str | None = None
+
+
+class ModelCheck(Answer):
+    throws: int | None = None
+    min_throws: int | None = None
+    enough_data: bool | None = None
+    statistic: float | None = None
+    df: int | None = None
+    p_value: float | None = Field(default=None, description="Fixed chances vs chances depending on fill and size.")
+    fits: bool | None = None
+    land_empty: float | None = None
+    land_filled: float | None = None
+    release_small: float | None = None
+    release_big: float | None = None
+    reference_fill: int | None = None
     sentence: str | None = None
 
 
 class FairnessReport(Answer):
     alpha: float | None = None
     min_throws: int | None = None
+    interval_level: float | None = None
     any_flagged: bool | None = None
     enough_data: bool | None = None
     colours: dict[str, Fairness] | None = None
+    model_check: ModelCheck | None = None
 
 
 class TowerModel(Answer):

@@ -13,14 +13,40 @@ const notEnough = (extra) => el("p", { class: "muted not-enough" }, t("stat_not_
 const num = (v, digits = 2) => formatNumber(v, digits);
 const canvas = (id, label) => el("div", { class: "chart-box" }, el("canvas", { id, role: "img", "aria-label": label }));
 
+// Every bias comes with its range (at the verdict's level), never a point figure alone.
+function range(v) {
+  const low = Math.round(Math.abs(v.bias_low) * 100), high = Math.round(Math.abs(v.bias_high) * 100);
+  if (v.bias_low >= 0) return t("fair_between_more", { low, high });
+  if (v.bias_high <= 0) return t("fair_between_less", { low: high, high: low });
+  return t("fair_between_across", { low, high });
+}
+
 function sentence(v) {
   if (v.verdict === "not_enough_data") return t("fair_not_enough", { n: v.throws, min: 30 });
+  const p = v.p_adjusted < 0.001 ? `p < ${formatNumber(0.001, 3)}` : `p = ${formatNumber(v.p_adjusted, 3, 3)}`;
+  const args = { colour: colourName(v.colour), n: v.throws, p, range: v.bias_low === null ? "–" : range(v) };
   if (v.verdict === "no_sign") {
-    if (v.detectable_bias !== null && v.detectable_bias <= 0.1) return t("fair_no_sign_small", { n: v.throws, bias: Math.round(v.detectable_bias * 100) });
-    return t("fair_no_sign", { n: v.throws, more: v.throws_for_reference ?? "–" });
+    if (v.detectable_bias !== null && v.detectable_bias <= 0.1) return t("fair_no_sign_small", { ...args, bias: Math.round(v.detectable_bias * 100) });
+    if (v.nights_for_reference === 1) return t("fair_no_sign_night", args);
+    if (v.nights_for_reference !== null) return t("fair_no_sign_nights", { ...args, nights: v.nights_for_reference });
+    return t("fair_no_sign", { ...args, more: v.throws_for_reference ?? "–" });
   }
-  return t(v.verdict === "favoured" ? "fair_favoured" : "fair_disfavoured",
-    { colour: colourName(v.colour), bias: Math.round(Math.abs(v.bias) * 100), n: v.throws, p: v.p_adjusted < 0.001 ? `< ${formatNumber(0.001, 3)}` : `= ${formatNumber(v.p_adjusted, 3, 3)}` });
+  return t(`fair_${v.verdict}`, args);
+}
+
+// Does the model fit this tower? The goodness-of-fit check and what it means for the figures.
+function modelCheck(c) {
+  if (!c) return "";
+  const box = el("div", { id: "model-check", "data-fits": c.fits === null ? "" : String(c.fits) },
+    el("h3", {}, t("model_check_title")), el("p", { class: "hint" }, t("model_check_hint")));
+  if (!c.enough_data) { box.append(el("p", { class: "muted not-enough" }, t("model_not_enough", { n: c.throws, min: c.min_throws }))); return box; }
+  const p = c.p_value < 0.001 ? `p < ${formatNumber(0.001, 3)}` : `p = ${formatNumber(c.p_value, 3, 3)}`;
+  if (c.fits) { box.append(el("p", {}, t("model_fits", { p, n: c.throws }))); return box; }
+  const pc = (x) => Math.round(x * 100);
+  let text = t("model_misfit", { p, n: c.throws, empty: pc(c.land_empty), filled: pc(c.land_filled), fill: c.reference_fill });
+  if (c.release_small !== null) text += ` ${t("model_misfit_release", { small: pc(c.release_small), big: pc(c.release_big) })}`;
+  box.append(el("p", { class: "warn" }, text), el("p", {}, t("model_misfit_means")));
+  return box;
 }
 
 export async function renderTower(host) {
@@ -40,7 +66,9 @@ export async function renderTower(host) {
       el("tbody", {}, colours.map((c) => el("tr", { "data-row": c },
         el("td", {}, who(c)), el("td", {}, iv(m.colours[c].land)), el("td", {}, iv(m.colours[c].release)),
         el("td", { class: "n" }, String(m.colours[c].throws)),
-        el("td", { "data-fair": fair[c]?.verdict || "" }, fair[c] ? sentence(fair[c]) : "–")))))));
+        el("td", { "data-fair": fair[c]?.verdict || "" }, fair[c] ? sentence(fair[c]) : "–")))))),
+    el("p", { class: "hint", id: "fair-level" }, t("fair_interval_note", { level: formatNumber((r.fairness.interval_level ?? 0.95) * 100, 1) })),
+    modelCheck(r.fairness.model_check));
   const land = colours.map((c) => m.colours[c].land);
   draw("chart-fairness", {
     type: "bar",
