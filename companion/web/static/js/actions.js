@@ -169,11 +169,12 @@ export function notPossible(ctx, type) {
   return optionsOf(ctx, type) === null;
 }
 
-export function actionForm(ctx, action, withPlayer, formKey) {
+export function actionForm(ctx, action, withPlayer, formKey, openKey) {
   const own = action.transform || ((c) => c);
   return commandForm(ctx, {
     type: action.type,
     key: formKey,
+    alsoForget: openKey ? [openKey] : [],
     spec: action.spec(ctx),
     submitLabel: t(`act_${action.type}`),
     transform: (c) => own(withPlayer(c), ctx),

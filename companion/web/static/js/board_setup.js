@@ -5,7 +5,7 @@
 // board; the server checks it (the message names the item) and keeps the old one for undo.
 import { api } from "./api.js";
 import { asList, itemLabel } from "./board.js";
-import { el, clear, showError } from "./dom.js";
+import { el, clear, showError, field as formField } from "./dom.js";
 import { t } from "./i18n.js";
 
 const KINDS = ["regions", "areas", "tribes", "spaces"];
@@ -68,7 +68,7 @@ function renderIndex() {
 // -- one card ----------------------------------------------------------------------------------
 
 function field(labelText, control, hint) {
-  return el("label", { class: "field" }, labelText, control, hint ? el("span", { class: "hint" }, hint) : null,
+  return formField({}, labelText, control, hint ? el("span", { class: "hint" }, hint) : null,
     el("span", { class: "field-note", hidden: true, role: "status" }));
 }
 
@@ -282,7 +282,7 @@ async function save(event) {
   try { board = collect(form); } catch (err) {
     if (!(err instanceof FieldError)) throw err;
     err.input.classList.add("invalid");
-    const note = err.input.closest("label.field")?.querySelector(".field-note");
+    const note = err.input.closest(".field")?.querySelector(".field-note");
     if (note) { note.textContent = err.message; note.hidden = false; }
     showError($("board-error"), err.message);
     err.input.focus();
