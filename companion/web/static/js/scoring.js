@@ -59,7 +59,7 @@ export function endPanel(ctx) {
     el("p", { class: "winner", id: "winner" }, s.winners.length > 1 ? t("shared_victory") : t("winner_is"), " ",
       s.winners.map((c, i) => [i ? ", " : "", who(c, s.player(c)?.name)])),
     el("p", { class: "hint", id: "tie-break" }, tieBreak(s)),
-    el("div", { class: "table-scroll" }, el("table", { class: "data", id: "standings" },
+    el("div", { class: "table-scroll", tabindex: 0 }, el("table", { class: "data", id: "standings" },
       el("thead", {}, el("tr", {}, el("th", {}, "#"), el("th", {}, t("player")), el("th", { class: "n" }, t("vp")), el("th", { class: "n" }, t("armies_on_board")))),
       el("tbody", {}, s.standings.map((r, i) => el("tr", { "data-player": r.color },
         el("td", {}, r.rank ?? i + 1), el("td", {}, who(r.color, s.player(r.color)?.name)),

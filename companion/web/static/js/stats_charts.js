@@ -34,7 +34,7 @@ export async function renderTower(host) {
     el("p", { id: "tower-basis" }, t("stat_tower_basis", { throws: m.throws, battles: m.battles })),
     el("p", { class: "hint" }, t("stat_tower_hint")),
     canvas("chart-fairness", t("stat_chart_fairness")),
-    el("div", { class: "table-scroll" }, el("table", { class: "data", id: "tower-table" },
+    el("div", { class: "table-scroll", tabindex: 0 }, el("table", { class: "data", id: "tower-table" },
       el("thead", {}, el("tr", {}, el("th", {}), el("th", {}, t("stat_land")), el("th", {}, t("stat_release")),
         el("th", { class: "n" }, t("stat_throws")), el("th", {}, t("stat_fairness")))),
       el("tbody", {}, colours.map((c) => el("tr", { "data-row": c },
@@ -103,7 +103,7 @@ export async function renderPeople(host, onChange) {
   }
   clear(host,
     rosterHost,
-    r.people.length ? el("div", { class: "table-scroll" }, el("table", { class: "data", id: "people-table" },
+    r.people.length ? el("div", { class: "table-scroll", tabindex: 0 }, el("table", { class: "data", id: "people-table" },
       el("thead", {}, el("tr", {}, ["", "stat_games", "stat_wins", "stat_average_vp", "stat_luck", "stat_favourite_tribes"].map((k) => el("th", {}, k ? t(k) : "")))),
       el("tbody", {}, r.people.map((p) => el("tr", { "data-person": p.id },
         el("td", {}, p.name), el("td", { class: "n" }, String(p.games)), el("td", { class: "n" }, num(p.wins)),
@@ -129,7 +129,7 @@ export async function renderPeople(host, onChange) {
 
 export async function renderGame(host, games, settings) {
   if (!games.length) { clear(host, notEnough()); return; }
-  const select = el("select", { id: "game-pick", onchange: () => show(Number(select.value)) },
+  const select = el("select", { id: "game-pick", "aria-labelledby": "game-h", onchange: () => show(Number(select.value)) },
     games.slice(0, 300).map((g) => el("option", { value: g.id }, `${g.id}: ${gameTitle(g)}`))); // the latest 300
   const body = el("div", { id: "game-stats" });
   clear(host, select, body);
