@@ -67,7 +67,9 @@ def test_calibrate_by_tapping_then_a_battle_waits_for_an_empty_tray(server, tabl
     page.screenshot(path=str(SHOTS / "camera-3-check.png"), full_page=True)
     page.locator("#camera-save").click()
     expect(page.locator("#camera-saved")).to_be_visible(timeout=60_000)
-    expect(page.locator("#camera-history li[data-id]")).to_have_count(1)
+    # the new one, and the simulator's own calibration kept to restore (issue 24)
+    expect(page.locator("#camera-history li[data-id]")).to_have_count(2)
+    expect(page.locator("#camera-history li[data-id]").first.locator(".badge")).to_be_visible()
     page.screenshot(path=str(SHOTS / "camera-4-saved.png"), full_page=True)
 
     # a battle with cubes left in the tray: the tablet says what lies there and waits

@@ -267,3 +267,17 @@ def tap_every_field_name_outside_a_game(page: Page) -> int:
         assert page.locator("main").evaluate(SNAPSHOT) == before, f"tapping “{name.inner_text()}” changed the form"
         tapped += 1
     return tapped
+
+
+def test_another_tribes_own_action_is_not_offered(server, api, open_page) -> None:
+    game = api.new_game()
+    api.to_actions(game)
+    page = open_page(f"/games/{game}")
+    seen: dict[str, int] = {}
+    for _ in range(3):  # every player's turn once: red plays the Demons
+        turn = api.state(game)["turn"]
+        expect(panel(page).locator("[data-active]")).to_have_attribute("data-active", turn)
+        expect(panel(page)).to_have_attribute("data-options", "ready")
+        seen[turn] = page.locator('#panel .action-grid button[data-action="demons_shrine"]').count()
+        api.do(game, type="pass", player=turn, compensation="gold")
+    assert seen == {"red": 1, "blue": 0, "purple": 0}

@@ -147,7 +147,7 @@ export const ACTIONS = [
     const out = unFromTo(ctx, "move", rest);
     return path ? { ...out, path: path.map((k) => splitKey(k)) } : out;
   } },
-  { type: "demons_shrine", spec: () => [where((c) => optionsOf(c, "demons_shrine")?.where)], transform: unwhere },
+  { type: "demons_shrine", tribeSpecial: true, spec: () => [where((c) => optionsOf(c, "demons_shrine")?.where)], transform: unwhere },
   { type: "transition_5", explain: true, spec: transitionSpec("transition_5") },
   { type: "transition_2", explain: true, spec: transitionSpec("transition_2") },
   { type: "draw_conflict_card", spec: () => [] },
@@ -162,6 +162,14 @@ export const ACTIONS = [
         .map((sp) => ({ value: sp, label: spaceName(ctx.board, sp) })) }] },
   { type: "pass", explain: true, spec: compensation },
 ];
+
+/** False for a dark tribe's own action (`tribeSpecial`) when the player's dark tribe is
+ *  another: that button is not shown at all (the rules give it to one tribe only). */
+export function ownAction(ctx, action, color) {
+  if (!action.tribeSpecial) return true;
+  const tribe = ctx.board.tribeById?.get(ctx.state.player(color)?.dark_tribe);
+  return tribe?.special?.action === action.type;
+}
 
 /** True when the rules allow no choice of this action now (its button is shown disabled). */
 export function notPossible(ctx, type) {

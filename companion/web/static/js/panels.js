@@ -7,7 +7,7 @@ import { turnOrder } from "./state.js";
 import { battlePanel } from "./battle.js";
 import { seedingPanel } from "./seeding.js";
 import { scoringPanel, endPanel, lastScoring } from "./scoring.js";
-import { ACTIONS, actionForm, notPossible, optionsOf, unwhere, where } from "./actions.js";
+import { ACTIONS, actionForm, notPossible, optionsOf, ownAction, unwhere, where } from "./actions.js";
 import { api } from "./api.js";
 
 let shownKey = null;
@@ -247,7 +247,7 @@ function actionsPanel(ctx) {
   };
   const grid = el("div", { class: "action-grid", role: "group", "aria-label": t("actions") },
     // Only what the rules allow now; the rest is shown greyed out, so the grid does not jump.
-    ACTIONS.map((a) => el("button", { type: "button", class: `btn${notPossible(ctx, a.type) ? " used" : ""}`, "data-action": a.type,
+    ACTIONS.filter((a) => ownAction(ctx, a, s.active)).map((a) => el("button", { type: "button", class: `btn${notPossible(ctx, a.type) ? " used" : ""}`, "data-action": a.type,
       disabled: notPossible(ctx, a.type), title: notPossible(ctx, a.type) ? t("not_possible_now") : null,
       onclick: () => { open(a); reveal(formHost); } }, t(`act_${a.type}`))));
   const wasOpen = draftOf(openKey);
