@@ -281,3 +281,21 @@ def test_another_tribes_own_action_is_not_offered(server, api, open_page) -> Non
         seen[turn] = page.locator('#panel .action-grid button[data-action="demons_shrine"]').count()
         api.do(game, type="pass", player=turn, compensation="gold")
     assert seen == {"red": 1, "blue": 0, "purple": 0}
+
+
+def test_board_set_up_names_every_wrong_field_at_once_and_keeps_what_was_typed(server, open_page) -> None:
+    page = open_page("/setup/board#regions/12")
+    card = page.locator("#board-form")
+    expect(card.locator("h2")).to_have_text("Region 12 (no name yet)")
+    gold, energy = card.locator('input[name="light.gold"]'), card.locator('input[name="dark.energy"]')
+    gold.press_sequentially("zwei")
+    energy.press_sequentially("x")
+    expect(gold).to_have_value("zwei")  # no 3-character cut ("zwe")
+    page.locator("#board-save").click()
+    expect(page.locator("#board-error")).to_contain_text("“zwei” is not a whole number")
+    expect(page.locator("#board-error")).to_contain_text("“x” is not a whole number")
+    expect(gold).to_have_attribute("aria-invalid", "true")
+    expect(energy).to_have_attribute("aria-invalid", "true")
+    expect(card.locator(".field-note:visible")).to_have_count(2)
+    expect(gold).to_be_focused()
+    no_label_holds_a_button(page)
