@@ -5,7 +5,7 @@ import { api } from "./api.js";
 import { COLOURS } from "./board.js";
 import { COLOUR_HEX, draw, percent } from "./charts.js";
 import { el, clear, who, showError } from "./dom.js";
-import { t, colourName, gameTitle, num as formatNumber } from "./i18n.js";
+import { t, plural, colourName, gameTitle, num as formatNumber } from "./i18n.js";
 import { renderRoster } from "./roster.js";
 
 const ALL = [...COLOURS, "green"];
@@ -31,7 +31,7 @@ export async function renderTower(host) {
   const iv = (x) => (x ? `${percent(x.estimate)} (${percent(x.low)}–${percent(x.high)})` : "–");
   const fair = r.fairness.colours;
   clear(host,
-    el("p", { id: "tower-basis" }, t("stat_tower_basis", { throws: m.throws, battles: m.battles })),
+    el("p", { id: "tower-basis" }, plural("stat_tower_basis", m.battles, { throws: m.throws })),
     el("p", { class: "hint" }, t("stat_tower_hint")),
     canvas("chart-fairness", t("stat_chart_fairness")),
     el("div", { class: "table-scroll", tabindex: 0 }, el("table", { class: "data", id: "tower-table" },
@@ -68,7 +68,7 @@ export async function renderOdds(host, settings, onSettings) {
   const parts = [toggle, el("p", { class: "hint" }, t("stat_odds_hint"))];
   if (!r.enough_data) parts.push(notEnough(t("stat_odds_needs")));
   else {
-    parts.push(el("p", { id: "odds-basis" }, t("stat_odds_basis", { n: r.battles })), canvas("chart-calibration", t("stat_chart_calibration")));
+    parts.push(el("p", { id: "odds-basis" }, plural("stat_odds_basis", r.battles)), canvas("chart-calibration", t("stat_chart_calibration")));
   }
   clear(host, parts);
   if (!r.enough_data) return;
@@ -81,7 +81,7 @@ export async function renderOdds(host, settings, onSettings) {
     ] },
     options: {
       scales: { x: { min: 0, max: 100, title: { display: true, text: t("stat_predicted") } }, y: { min: 0, max: 100, title: { display: true, text: t("stat_observed") } } },
-      plugins: { tooltip: { callbacks: { label: (c) => (c.raw.n ? t("stat_calibration_tip", { n: c.raw.n, p: Math.round(c.raw.x), w: Math.round(c.raw.y), lo: Math.round(c.raw.low * 100), hi: Math.round(c.raw.high * 100) }) : "") } } },
+      plugins: { tooltip: { callbacks: { label: (c) => (c.raw.n ? plural("stat_calibration_tip", c.raw.n, { p: Math.round(c.raw.x), w: Math.round(c.raw.y), lo: Math.round(c.raw.low * 100), hi: Math.round(c.raw.high * 100) }) : "") } } },
     },
   });
 }

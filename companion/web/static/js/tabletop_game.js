@@ -76,8 +76,10 @@ function amrtaka() {
 function sideFields(side, who) {
   const field = (key, label) => el("label", { class: "field tt-num" }, label,
     el("input", { type: "number", inputmode: "numeric", min: key === "roll" ? 1 : 0, max: key === "roll" ? 20 : 999,
-      "data-side": side, "data-field": key, placeholder: key === "roll" ? t("tt_app_rolls") : "0",
-      value: key === "roll" ? "" : draft[side][key] ?? "" }));
+      "data-side": side, "data-field": key, placeholder: key === "roll" ? "–" : "0",
+      value: key === "roll" ? "" : draft[side][key] ?? "" }),
+    // said beside the box, not as its placeholder (a narrow box cut it to "app rc")
+    key === "roll" ? el("span", { class: "hint" }, t("tt_app_rolls")) : null);
   return el("fieldset", { class: "panel", "data-side": side }, el("legend", {}, who),
     field("immortal", t("tt_immortal_power")), field("resources", t("tt_resources")),
     field("powers", t("tt_power_cards")), field("roll", t("tt_d20")));
