@@ -299,3 +299,47 @@ def test_board_set_up_names_every_wrong_field_at_once_and_keeps_what_was_typed(s
     expect(card.locator(".field-note:visible")).to_have_count(2)
     expect(gold).to_be_focused()
     no_label_holds_a_button(page)
+
+
+def _apply_elsewhere(base: str, game: int) -> None:
+    """Another tablet applies the battle (plain HTTP with its own PIN session, so it can run
+    while the browser holds a request back)."""
+    import http.cookiejar
+    import json
+    import urllib.request
+
+    from .conftest import E2E_PIN
+
+    opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(http.cookiejar.CookieJar()))
+
+    def call(path: str, body: dict | None = None) -> dict:
+        data = None if body is None else json.dumps(body).encode()
+        request = urllib.request.Request(base + path, data=data, headers={"Content-Type": "application/json"})
+        with opener.open(request, timeout=30) as answer:
+            return json.loads(answer.read())
+
+    call("/api/session", {"pin": E2E_PIN})
+    state = call(f"/api/games/{game}")["state"]
+    call(f"/api/games/{game}/commands", {"command": {"type": "resolve_battle", "counts": state["reading"]["counts"]},
+                                         "expected_version": state["version"]})
+
+
+def test_a_correction_that_arrives_after_another_tablet_applied_says_it_was_not_recorded(server, api, open_page) -> None:
+    game = api.new_game()
+    api.to_battle(game)
+    page = open_page(f"/games/{game}")
+    expect(page.locator("#count-editor")).to_be_visible()
+    held = []
+
+    def late(route) -> None:  # the tap's request leaves only after the other tablet applied
+        if route.request.method == "POST" and b"correct_tray" in (route.request.post_data_buffer or b""):
+            held.append(1)
+            _apply_elsewhere(server.url, game)
+        route.continue_()
+
+    page.route(re.compile(r".*/api/games/\d+/commands$"), late)
+    page.locator('#count-editor .count-row[data-colour="green"] button[data-step="plus"]').click()
+    expect(page.locator("#panel-notice")).to_contain_text("Your correction of Green to")
+    expect(page.locator("#panel-notice")).to_contain_text("was not recorded")
+    assert held == [1]
+    expect(page.locator("#battle")).to_have_count(0)
