@@ -343,3 +343,17 @@ def test_a_correction_that_arrives_after_another_tablet_applied_says_it_was_not_
     expect(page.locator("#panel-notice")).to_contain_text("was not recorded")
     assert held == [1]
     expect(page.locator("#battle")).to_have_count(0)
+
+
+def test_a_rate_the_throws_cannot_narrow_says_so_instead_of_0_to_100(server, open_page) -> None:
+    """The tower figure "100 % (0 %–100 %)" after a few black cubes that all landed: a fit at
+    the edge, where the data give no range. The page says so (the tower page's own module)."""
+    page = open_page("/tower")
+    expect(page.locator("#tower-status *").first).to_be_attached()
+    texts = page.evaluate("""async () => {
+        const src = document.querySelector("script[src*='common.js']").src;
+        const m = await import(new URL("charts.js", src).href);
+        return [m.rateText({estimate: 1, low: 0, high: 1}), m.rateText({estimate: 0.6, low: 0.45, high: 0.74}),
+                m.rateText(null)];
+    }""")
+    assert texts == ["100 % (too few throws for a range)", "60 % (45 %–74 %)", "–"]

@@ -3,7 +3,7 @@
 // the vendored Chart.js (charts.js). "Not enough data yet" wherever the API says so.
 import { api } from "./api.js";
 import { COLOURS } from "./board.js";
-import { COLOUR_HEX, draw, percent } from "./charts.js";
+import { COLOUR_HEX, draw, rateText } from "./charts.js";
 import { el, clear, who, showError } from "./dom.js";
 import { t, plural, colourName, gameTitle, num as formatNumber } from "./i18n.js";
 import { renderRoster } from "./roster.js";
@@ -28,7 +28,7 @@ export async function renderTower(host) {
   const m = r.model;
   if (!r.enough_data) { clear(host, notEnough(t("stat_tower_needs"))); return; }
   const colours = ALL.filter((c) => m.colours[c]);
-  const iv = (x) => (x ? `${percent(x.estimate)} (${percent(x.low)}–${percent(x.high)})` : "–");
+  const iv = rateText;
   const fair = r.fairness.colours;
   clear(host,
     el("p", { id: "tower-basis" }, plural("stat_tower_basis", m.battles, { throws: m.throws })),

@@ -3,9 +3,7 @@
 import { api } from "./api.js";
 import { el, who } from "./dom.js";
 import { t, plural } from "./i18n.js";
-
-const pct = (v) => `${Math.round(v * 100)} %`;
-const iv = (x) => (x ? `${pct(x.estimate)} (${pct(x.low)}–${pct(x.high)})` : "–");
+import { rateText as iv } from "./charts.js";
 
 async function show() {
   const main = document.getElementById("main");
