@@ -40,11 +40,16 @@ export const unwhere = ({ where: w, ...rest }) => (w ? { ...rest, ...splitKey(w)
 const sources = (ctx, type) => optionsOf(ctx, type)?.from || [];
 const sourceOf = (ctx, type, v) => sources(ctx, type).find((s) => key(s) === v.source) || null;
 
-function targetLabel(ctx, tgt) {
+function targetLabel(ctx, tgt, type) {
   const parts = [];
   if (tgt.via_portal) parts.push(t("via_portal_short"));
   if (tgt.defender) parts.push(who(ctx, tgt.defender));
-  else if (tgt.defender === null) parts.push(t("target_empty"));
+  else if (tgt.defender === null) {
+    // Winning an empty region takes its card from whoever holds it ("that player must give the
+    // card to the attacker immediately"): the table sees what the attack is worth.
+    const holder = type === "attack" ? ctx.state.holder(tgt.region) : null;
+    parts.push(holder && holder !== ctx.state.active ? t("target_empty_card_of", { who: who(ctx, holder) }) : t("target_empty"));
+  }
   if (tgt.checked === false) parts.push(t("target_unchecked"));
   return parts.length ? ` · ${parts.join(" · ")}` : "";
 }
@@ -54,7 +59,7 @@ function fromTo(type) {
   return [
     { name: "source", kind: "node", label: t("field_source"), check: noArmies, options: (v, ctx) => nodes(ctx, sources(ctx, type)) },
     { name: "target", kind: "node", label: t(type === "attack" ? "field_target" : "field_move_target"),
-      options: (v, ctx) => nodes(ctx, sourceOf(ctx, type, v)?.targets, (tg) => targetLabel(ctx, tg)), none: t("pick_source_first") },
+      options: (v, ctx) => nodes(ctx, sourceOf(ctx, type, v)?.targets, (tg) => targetLabel(ctx, tg, type)), none: t("pick_source_first") },
     { name: "armies", kind: "count", min: 1, value: 1, startAtMax: true, max: (v, ctx) => sourceOf(ctx, type, v)?.max ?? null },
   ];
 }

@@ -165,11 +165,12 @@ export function settled() {
   return pending.size === 0 ? Promise.resolve() : new Promise((resolve) => waiters.push(resolve));
 }
 
-/** Say that a correction was refused: under the counters, or — when the panel was redrawn
- *  meanwhile (another device applied the battle while this tap was on its way) — above the
- *  new panel, so a refused tap is never silent. */
+/** Say that a correction was refused: under the counters, or — when another device applied
+ *  the battle while this tap was on its way (its panel is redrawn, before or after this
+ *  answer) — above the panel, so a refused tap is never silent. */
 function refused(node, colour, value, err) {
-  if (node?.isConnected) { showError(node, err); return; }
+  // A wrong phase means the battle ended elsewhere: its panel is (or is about to be) replaced.
+  if (node?.isConnected && err.kind !== "WrongPhaseError") { showError(node, err); return; }
   const notice = document.getElementById("panel-notice");
   if (!notice) return;
   notice.textContent = t("correction_refused", { colour: colourName(colour), n: value, reason: err.message });
