@@ -341,7 +341,7 @@ def test_a_whole_game_through_the_ui(server, browser, artifacts) -> None:
     page.locator("#undo-btn").click()
     expect_version(page, v + 1)
     expect(page.locator("#undo-result")).to_contain_text("Undone:")
-    expect(page.locator("#undo-result")).to_contain_text("Extract gold — Blue")
+    expect(page.locator("#undo-result")).to_contain_text("Extract gold — Ben (Blue)")
     expect(gold).to_have_text(gold_before)
     expect(page.locator("#history li.undone").first).to_contain_text("Extract gold")
     shots(page, "undo")

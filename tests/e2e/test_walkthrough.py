@@ -55,6 +55,9 @@ def test_a_game_on_two_tablets_and_a_german_phone(server, browser: Browser) -> N
     expect(phone.locator("#phase-name")).to_have_text(re.compile("Startrunde"))
     step("game-created")
     deploy(a, quiet)
+    # the history names the player and the region the board filled in
+    expect(phone.locator("#history")).to_contain_text("Ann (Rot): Treehome")
+    expect(a.locator("#history")).to_contain_text("Start deployment — Ann (Red): Treehome")
     step("deployed")
     starting_resources(a, quiet)
     step("starting-resources")
