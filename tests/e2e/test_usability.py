@@ -385,3 +385,14 @@ def test_an_empty_target_names_who_holds_its_card(server, api, open_page) -> Non
     api.do(game, type="correct", reason="test: the card was handed over", cards=[{"region": target, "holder": "purple"}])
     label = f.locator(f'[data-field="target"] [data-value="{target}|light"], [data-field="target"] option[value="{target}|light"]')
     expect(label).to_contain_text("empty, its card held by Mike")
+
+
+@pytest.mark.parametrize("lang", ["en-US", "de-DE"])
+def test_the_phone_menu_shows_every_link_whole(server, open_page, lang: str) -> None:
+    page = open_page("/", "phone", locale=lang)
+    nav = page.locator("nav.topnav")
+    expect(nav.locator("a")).to_have_count(5)
+    assert nav.evaluate("n => n.scrollWidth <= n.clientWidth"), "the menu scrolls sideways"
+    for link in nav.locator("a").all():
+        box = link.bounding_box()
+        assert box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"], (link.inner_text(), box)
