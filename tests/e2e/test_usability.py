@@ -396,3 +396,17 @@ def test_the_phone_menu_shows_every_link_whole(server, open_page, lang: str) -> 
     for link in nav.locator("a").all():
         box = link.bounding_box()
         assert box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"], (link.inner_text(), box)
+
+
+@pytest.mark.parametrize("size", ["phone", "tablet"])
+def test_region_names_stay_in_their_tiles_and_the_counters_line_up(server, api, open_page, size: str) -> None:
+    game = api.new_game()
+    api.to_battle(game)
+    page = open_page(f"/games/{game}", size)
+    expect(page.locator("#count-editor .count-row")).not_to_have_count(0)
+    spill = page.evaluate("""() => [...document.querySelectorAll('.region')].filter((r) =>
+        r.scrollWidth > r.clientWidth + 1).map((r) => r.querySelector('.rname')?.textContent)""")
+    assert spill == []
+    lefts = page.evaluate("""() => [...document.querySelectorAll('#count-editor .count-row .stepper')]
+        .map((s) => Math.round(s.getBoundingClientRect().left))""")
+    assert len(set(lefts)) == 1, lefts
