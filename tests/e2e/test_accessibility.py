@@ -12,7 +12,7 @@ import pytest
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Browser, Page, expect
 
-from .test_two_tablets import Api
+from .test_layout import games  # noqa: F401 (a fixture: games in each screen)
 
 pytestmark = pytest.mark.e2e
 
@@ -22,29 +22,16 @@ AXE = Axe()
 
 
 @pytest.fixture(scope="module")
-def places(server, browser: Browser) -> dict[str, int]:
-    """One game per screen worth auditing, and a game-night game of each kind of page."""
+def places(server, browser: Browser, games: dict[str, int]) -> dict[str, int]:
+    """The layout tests' games (actions, a counted battle, one over) and a game-night game of
+    each kind of page."""
     context = browser.new_context()
-    api = Api(context, server.url)
-    actions = api.new_game()
-    api.to_actions(actions)
-    battle = api.new_game()
-    api.to_battle(battle)
-    over = api.new_game()
-    api.to_actions(over)
-    steps = {"actions": lambda s: {"type": "pass", "player": s["turn"], "compensation": "gold"},
-             "scoring": lambda s: {"type": "score_round"},
-             "reinforcements": lambda s: {"type": "reinforce", "player": s["turn"], "placements": []},
-             "planning": lambda s: {"type": "start_actions"}}
-    while (s := api.state(over))["phase"] != "over":
-        api.do(over, **steps[s["phase"]](s))
     live = context.request.post(f"{server.url}/api/tabletop/games", data={"game": "amrtaka", "players": ["Ani", "Ben"]})
     assert live.ok, live.text()
     done = context.request.post(f"{server.url}/api/tabletop/games", data={
         "game": "generic", "name": "Azul", "players": ["Ani", "Ben"], "events": [{"type": "result", "winners": ["p2"]}]})
     assert done.ok, done.text()
-    made = {"actions": actions, "battle": battle, "over": over, "night_live": live.json()["id"],
-            "night_done": done.json()["id"]}
+    made = {**games, "night_live": live.json()["id"], "night_done": done.json()["id"]}
     context.close()
     return made
 

@@ -8,15 +8,10 @@ from __future__ import annotations
 
 import re
 
-import cv2
-import numpy as np
 import pytest
 from playwright.sync_api import expect
 
-from companion.vision.counting import count_cubes
-from companion.vision.synthetic import RenderConditions, synthetic_calibration
-
-from .test_camera_setup import ALL, screen_point
+from .test_camera_setup import ALL, drag_outline, screen_point, take_photo
 from .test_two_tablets import Api, tablets  # noqa: F401 (a fixture)
 
 pytestmark = pytest.mark.e2e
@@ -29,18 +24,8 @@ def test_every_colour_can_be_tapped_and_the_simulators_calibration_can_be_restor
     assert api.request.put(f"{server.url}/api/tower/simulated-tray", data={"cubes": {"red": 2}}).ok
     page.goto(f"{server.url}/tower/camera")
     expect(page.locator("#camera-image")).to_have_attribute("data-live", "1")
-    for i, (x, y) in enumerate(RenderConditions().roi):
-        corner = page.locator(f'circle[data-corner="{i}"]').bounding_box()
-        page.mouse.move(corner["x"] + corner["width"] / 2, corner["y"] + corner["height"] / 2)
-        page.mouse.down()
-        page.mouse.move(*screen_point(page, x, y), steps=4)
-        page.mouse.up()
-    page.locator("#camera-take").click()
-    expect(page.locator("#camera-image")).to_have_attribute("data-live", "0")
-    photo_id = page.locator("#camera-image").get_attribute("data-photo")
-    data = api.request.get(f"{server.url}/api/camera/photos/{photo_id}.jpg").body()
-    image = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
-    where = {c.color: (c.x, c.y) for c in count_cubes(image, synthetic_calibration()).cubes}
+    drag_outline(page)
+    where = take_photo(page, server.url)
     assert sorted(where) == sorted(ALL)  # a cube of every colour to tap
 
     # red on its cube, blue on plain tray: refused, in words without pixel coordinates
