@@ -78,7 +78,7 @@ class Tap:
     y: int
 
     def text(self) -> str:
-        return f"the {self.color or 'background'} tap at {self.x},{self.y}"
+        return f"the {self.color or 'background'} tap"  # players tap, they do not read pixels
 
 
 @dataclass(frozen=True)
@@ -284,6 +284,7 @@ class Entry:
     def to_json(self) -> dict[str, Any]:
         return {"id": self.id, "created_at": self.created_at, "colors": list(self.colors),
                 "warnings": list(self.warnings), "active": self.active,
+                "origin": self.extra.get("origin"),
                 "thumbnail_url": f"/api/camera/calibrations/{self.id}/thumbnail.jpg"}
 
 
@@ -328,8 +329,9 @@ class CalibrationStore:
 
     # --- saved calibrations
     def save(self, calibration: Calibration, photo: np.ndarray,
-             warnings: Iterable[dict[str, Any]] = ()) -> Entry:
-        """Keep ``calibration`` with its photo and make it the active one."""
+             warnings: Iterable[dict[str, Any]] = (), origin: str | None = None) -> Entry:
+        """Keep ``calibration`` with its photo and make it the active one. ``origin`` says where
+        one not made on the set-up page came from ("simulator", "earlier")."""
         now = datetime.now(UTC)
         entry_id = f"{now:%Y%m%d-%H%M%S-%f}-{secrets.token_hex(2)}"  # sorts by time
         folder = self.root / entry_id
@@ -339,7 +341,8 @@ class CalibrationStore:
             _write_jpeg(folder / "photo.jpg", photo, 90)
             _write_jpeg(folder / "thumbnail.jpg", _thumbnail(photo, calibration), 80)
             meta = {"id": entry_id, "created_at": now.isoformat(timespec="seconds"),
-                    "colors": list(calibration.colors), "warnings": list(warnings)}
+                    "colors": list(calibration.colors), "warnings": list(warnings),
+                    **({"origin": origin} if origin else {})}
             (folder / "meta.json").write_text(json.dumps(meta), encoding="utf-8")
         except BaseException:
             shutil.rmtree(folder, ignore_errors=True)
@@ -404,7 +407,8 @@ class CalibrationStore:
         """The kept calibration ``entry_id``; ``active`` is :meth:`active_id`."""
         meta = json.loads((self.root / entry_id / "meta.json").read_text(encoding="utf-8"))
         return Entry(entry_id, str(meta["created_at"]), tuple(meta.get("colors", ())),
-                     tuple(meta.get("warnings", ())), active == entry_id)
+                     tuple(meta.get("warnings", ())), active == entry_id,
+                     {"origin": meta["origin"]} if meta.get("origin") else {})
 
 
 def _thumbnail(photo: np.ndarray, calibration: Calibration) -> np.ndarray:

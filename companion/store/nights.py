@@ -38,6 +38,7 @@ from datetime import date, datetime, timedelta, timezone
 from typing import Any
 
 from companion.messages import Term, msg
+from companion.names import first_repeated
 from companion.store.errors import StoreError, VersionConflictError
 from companion.store.log import GameLog
 from companion.store.people import PersonNotFoundError, current_entry
@@ -294,8 +295,7 @@ def _check_people(conn: sqlite3.Connection, players: list[dict[str, Any]]) -> li
             seen.add(row["id"])
             p = {**p, "person_id": row["id"], "name": p["name"] or row["name"]}
         out.append(p)
-    names = [p["name"].lower() for p in out if p["person_id"] is None]
-    if len(names) != len(set(names)):
+    if first_repeated(p["name"] for p in out if p["person_id"] is None) is not None:
         raise InvalidNightGameError(msg("tt_err_same_name"))
     return out
 

@@ -100,5 +100,9 @@ class TieNeedsLevelsError(TabletopError):
     """Immortal (Game-O-Gami): a tie on control tokens that needs the tied players' card levels."""
 
 
+class ImpossibleLevelsError(TabletopError):
+    """Immortal (Game-O-Gami): card levels no number of cards of level I–III could make."""
+
+
 class NothingToUndoError(TabletopError):
     """Undo with no event left to take back."""

@@ -23,8 +23,15 @@ Events (in this order, each once):
 
 * ``{"type": "act", "act": 1 | 2, "tokens": {player: n}, "levels": {player: n}?}`` — the
   control tokens each player has on the battlefield at the end of the act; ``levels`` (total
-  card levels controlled) is needed only for the players tied on tokens, and refused
-  (:class:`TieNeedsLevelsError`) when a tie needs it and it is missing.
+  card levels controlled) is needed only for the players tied on tokens at the end of Act Two,
+  and refused (:class:`TieNeedsLevelsError`) when a tie needs it and it is missing.
+
+What the tokens say about the levels: "When a player places a card onto the battlefield, he
+puts one of his control tokens on it" — one token per card controlled, and a card is of level
+I, II or III. So n tokens hold between n and 3n levels (:class:`ImpossibleLevelsError`
+otherwise), and at the end of Act One, when only "level I cards are sorted into a deck for play
+during Act One", the level count *is* the token count: a token tie there is a complete tie
+(all tied players win the act; no levels are asked, and any sent are not used).
 
 The sheet does not add the two acts: the cards stay on the battlefield, so the tokens at the end
 of Act Two are the match's count ("the most cards on the battlefield at the end of Act Two").
@@ -39,6 +46,7 @@ from typing import Any
 from companion.tabletop.base import Event, Rules, State, per_player, player_of, seats, top, whole
 from companion.tabletop.errors import (
     GameOverError,
+    ImpossibleLevelsError,
     InvalidEventError,
     PlayersError,
     Seat,
@@ -67,6 +75,15 @@ def resolve(tokens: Mapping[str, int], levels: Mapping[str, int] | None,
     if len(by_level) == 1:
         return by_level, "levels"
     return (by_level if complete_tie_wins else []), "complete_tie"
+
+
+def check_levels(tokens: Mapping[str, int], levels: Mapping[str, int] | None) -> None:
+    """Refuse a level count no cards could make: n tokens (cards) of level I–III hold n to 3n."""
+    for p, level in (levels or {}).items():
+        n = tokens.get(p, 0)
+        if not n <= level <= 3 * n:
+            raise ImpossibleLevelsError(msg("tt_err_levels_range", player=Seat(p), tokens=n,
+                                            low=n, high=3 * n, levels=level))
 
 
 class ImmortalGameOGami(Rules):
@@ -119,6 +136,10 @@ class ImmortalGameOGami(Rules):
         if missing:
             raise InvalidEventError(msg("tt_err_tokens_missing", players=seats(missing)))
         levels = None if f["levels"] is None else {player_of(state, p): n for p, n in f["levels"].items()}
+        if f["act"] == 1:
+            levels = dict(tokens)  # every card of Act One is level I: levels = tokens
+        else:
+            check_levels(tokens, levels)
         teams = state["options"].get("teams")
         if teams:
             names = [f"team{i + 1}" for i in range(len(teams))]

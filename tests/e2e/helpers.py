@@ -63,7 +63,7 @@ def set_stepper(scope: Locator, value: int | None) -> None:
 
 
 def field(f: Locator, name: str) -> Locator:
-    return f.locator(f'label[data-for="{name}"]')
+    return f.locator(f'[data-for="{name}"]')
 
 
 def choose(f: Locator, name: str, value: str) -> None:

@@ -22,6 +22,26 @@ SHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
 ALL = ("red", "blue", "yellow", "purple", "black", "green")
 
 
+def drag_outline(page) -> None:
+    """Drag the four corners of the outline onto the simulated tray's corners."""
+    for i, (x, y) in enumerate(RenderConditions().roi):
+        corner = page.locator(f'circle[data-corner="{i}"]').bounding_box()
+        page.mouse.move(corner["x"] + corner["width"] / 2, corner["y"] + corner["height"] / 2)
+        page.mouse.down()
+        page.mouse.move(*screen_point(page, x, y), steps=4)
+        page.mouse.up()
+
+
+def take_photo(page, base: str) -> dict[str, tuple[float, float]]:
+    """Take the set-up photo; where each cube lies on it (the renderer's calibration: the test's eyes)."""
+    page.locator("#camera-take").click()
+    expect(page.locator("#camera-image")).to_have_attribute("data-live", "0")
+    photo_id = page.locator("#camera-image").get_attribute("data-photo")
+    data = page.request.get(f"{base}/api/camera/photos/{photo_id}.jpg").body()
+    image = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
+    return {c.color: (c.x, c.y) for c in count_cubes(image, synthetic_calibration()).cubes}
+
+
 def screen_point(page, x, y, size=(1280, 960)):
     box = page.locator("#camera-overlay").bounding_box()
     return box["x"] + x * box["width"] / size[0], box["y"] + y * box["height"] / size[1]
@@ -36,20 +56,9 @@ def test_calibrate_by_tapping_then_a_battle_waits_for_an_empty_tray(server, tabl
     page.goto(f"{server.url}/tower/camera")
     expect(page.locator("#camera-image")).to_have_attribute("data-live", "1")
     expect(page.locator('circle[data-corner="3"]')).to_be_visible()
-    # drag the four corners onto the tray's corners
-    for i, (x, y) in enumerate(RenderConditions().roi):
-        corner = page.locator(f'circle[data-corner="{i}"]').bounding_box()
-        page.mouse.move(corner["x"] + corner["width"] / 2, corner["y"] + corner["height"] / 2)
-        page.mouse.down()
-        page.mouse.move(*screen_point(page, x, y), steps=4)
-        page.mouse.up()
+    drag_outline(page)
     page.screenshot(path=str(SHOTS / "camera-1-outline.png"), full_page=True)
-    page.locator("#camera-take").click()
-    expect(page.locator("#camera-image")).to_have_attribute("data-live", "0")
-    photo_id = page.locator("#camera-image").get_attribute("data-photo")
-    data = api.request.get(f"{server.url}/api/camera/photos/{photo_id}.jpg").body()
-    image = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
-    where = {c.color: (c.x, c.y) for c in count_cubes(image, synthetic_calibration()).cubes}
+    where = take_photo(page, server.url)
     for n, colour in enumerate(ALL, 1):  # the chips ask for the colours in this order
         expect(page.locator(f'.chip.current[data-colour="{colour}"]')).to_be_visible()
         page.locator("#camera-overlay").scroll_into_view_if_needed()
@@ -67,7 +76,9 @@ def test_calibrate_by_tapping_then_a_battle_waits_for_an_empty_tray(server, tabl
     page.screenshot(path=str(SHOTS / "camera-3-check.png"), full_page=True)
     page.locator("#camera-save").click()
     expect(page.locator("#camera-saved")).to_be_visible(timeout=60_000)
-    expect(page.locator("#camera-history li[data-id]")).to_have_count(1)
+    # the new one, and the simulator's own calibration kept to restore (issue 24)
+    expect(page.locator("#camera-history li[data-id]")).to_have_count(2)
+    expect(page.locator("#camera-history li[data-id]").first.locator(".badge")).to_be_visible()
     page.screenshot(path=str(SHOTS / "camera-4-saved.png"), full_page=True)
 
     # a battle with cubes left in the tray: the tablet says what lies there and waits

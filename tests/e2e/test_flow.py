@@ -151,9 +151,9 @@ def test_construct_offers_what_the_region_may_take_and_asks_the_price_only_when_
     f = page.locator('#panel form[data-command="construct"]')
     f.locator('[data-field="where"] button[data-value="treehome|light"]').click()
     f.locator('[data-field="building"] button[data-value="shrine"]').click()
-    expect(f.locator('label[data-for="cost_gold"]')).to_be_visible()  # the Demons' shrine price: not entered
+    expect(f.locator('[data-for="cost_gold"]')).to_be_visible()  # the Demons' shrine price: not entered
     f.locator('[data-field="building"] button[data-value="portal"]').click()
-    expect(f.locator('label[data-for="cost_gold"]')).to_be_hidden()  # the Elves' portal: 4 energy, known
+    expect(f.locator('[data-for="cost_gold"]')).to_be_hidden()  # the Elves' portal: 4 energy, known
     v = int(page.locator("#state-version").inner_text())
     f.locator('button[type="submit"]').click()
     expect(page.locator("#state-version")).to_have_text(str(v + 1))

@@ -45,7 +45,7 @@ def create_game(page: Page, base: str, shots: Shots) -> int:
     expect(page.locator("#seats li")).to_have_count(3)
     # Inline validation before anything is sent: names and tribes are missing.
     page.locator("#start-game").click()
-    expect(page.locator("#wizard-error")).to_have_text("Every player needs a name.")
+    expect(page.locator("#wizard-error")).to_have_text("Player 1 needs a name.")
     for i, (name, colour, light, dark) in enumerate(PLAYERS):
         seat = page.locator(f'#seats li[data-seat="{i}"]')
         seat.locator('input[data-field="name"]').fill(name)
@@ -341,7 +341,7 @@ def test_a_whole_game_through_the_ui(server, browser, artifacts) -> None:
     page.locator("#undo-btn").click()
     expect_version(page, v + 1)
     expect(page.locator("#undo-result")).to_contain_text("Undone:")
-    expect(page.locator("#undo-result")).to_contain_text("Extract gold — Blue")
+    expect(page.locator("#undo-result")).to_contain_text("Extract gold — Ben (Blue)")
     expect(gold).to_have_text(gold_before)
     expect(page.locator("#history li.undone").first).to_contain_text("Extract gold")
     shots(page, "undo")

@@ -39,12 +39,7 @@ def games(server, browser: Browser) -> dict[str, int]:
     api.to_battle(battle)
     over = api.new_game()
     api.to_actions(over)
-    steps = {"actions": lambda s: {"type": "pass", "player": s["turn"], "compensation": "gold"},
-             "scoring": lambda s: {"type": "score_round"},
-             "reinforcements": lambda s: {"type": "reinforce", "player": s["turn"], "placements": []},
-             "planning": lambda s: {"type": "start_actions"}}
-    while (s := api.state(over))["phase"] != "over":
-        api.do(over, **steps[s["phase"]](s))
+    api.to_end(over)
     context.close()
     return {"actions": actions, "battle": battle, "over": over}
 
@@ -53,7 +48,7 @@ def games(server, browser: Browser) -> dict[str, int]:
 def open_page(server, browser: Browser) -> Iterator[Callable[..., Page]]:
     contexts = []
 
-    def _open(path: str, size: str, locale: str = "en-US") -> Page:
+    def _open(path: str, size: str = "tablet", locale: str = "en-US") -> Page:
         context = browser.new_context(viewport=SIZES[size], locale=locale)
         contexts.append(context)
         page = context.new_page()

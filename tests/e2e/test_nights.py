@@ -43,12 +43,24 @@ def test_log_a_generic_game_and_a_game_o_gami_sheet_on_a_phone(server, browser, 
     for key, score in (("p1", 61), ("p2", 74), ("p3", 74)):
         page.fill(f"#tt-form input[data-field='score'][data-player='{key}']", str(score))
     _no_horizontal_overflow(page)
+    # logged afterwards with both times at "now": it would have lasted 0 minutes — asked first
+    page.click("#tt-submit")
+    expect(page.locator("#tt-form-error")).to_contain_text("Started and Ended are the same minute")
+    expect(page.locator("#tt-start")).to_be_focused()
+    page.fill("#tt-start", "2026-01-10T19:30")
+    page.fill("#tt-end", "2026-01-10T20:15")
     page.click("#tt-submit")
     card = page.locator("#night-games li", has_text="Azul")
+    expect(card).to_contain_text("45 min")
     expect(card.locator(".tt-result")).to_have_text("Shared win: Ben, Cem")
 
     page.click("#tt-picker [data-game='immortal_gameogami']")
     _players(page, "Ani", "Ben")
+    # the act rows name the players as they are typed; Act One asks no card levels
+    expect(page.locator("[data-act='1'] [data-name-of='p2']")).to_have_text("Ben")
+    expect(page.locator("[data-act='1'] input[data-field='levels_1']")).to_have_count(0)
+    page.fill("#tt-start", "2026-01-10T20:30")
+    page.fill("#tt-end", "2026-01-10T21:00")
     for act, tokens in ((1, (6, 4)), (2, (9, 9))):
         for key, n in zip(("p1", "p2"), tokens):
             page.fill(f"[data-act='{act}'] input[data-field='tokens_{act}'][data-player='{key}']", str(n))
@@ -86,6 +98,18 @@ def test_an_amrtaka_game_tracked_live_to_60_on_a_phone(server, browser, artifact
     page.click("#tt-end-turn")
     expect(page.locator("#tt-turn")).to_have_text("Turn 2 of 30")
     ben = page.locator(".tt-card[data-player='p2']")
+    # letters in the "+" box are said, not silently dropped; a gain of 3 (VP come in fives) is
+    # asked about, and "no" sends nothing
+    ben.locator("input.tt-gain-input").press_sequentially("3x")
+    ben.locator("button", has_text="Add").click()
+    expect(page.locator("#tt-error")).to_have_text("Type a whole number (digits only).")
+    ben.locator("input.tt-gain-input").fill("3")
+    asked: list[str] = []
+    page.once("dialog", lambda d: (asked.append(d.message), d.dismiss()))
+    ben.locator("button", has_text="Add").click()
+    expect(page.locator("#tt-error")).to_be_hidden()
+    assert asked and "5- and 15-point tokens" in asked[0]
+    expect(ben.locator("[data-score='p2']")).to_contain_text("0")
     for expected in ("15", "30", "45"):
         ben.locator("[data-gain='15']").click()
         expect(ben.locator("[data-score='p2']")).to_contain_text(expected)
@@ -121,6 +145,13 @@ def test_a_wrath_game_with_a_foil_on_a_tablet(server, browser, artifacts) -> Non
     page.click("#tt-foil-go")
     expect(page.locator("#tt-foil-result")).to_have_text(re.compile(r"^Foiled: Ben 22 against Ani 21"))
     ben = page.locator(".tt-card[data-player='p2']")
+    # "set 250": above 100, which wins at once — asked, and "no" changes nothing
+    ben.locator("input.tt-gain-input").fill("250")
+    asked: list[str] = []
+    page.once("dialog", lambda d: (asked.append(d.message), d.dismiss()))
+    ben.locator("button", has_text="Set").click()
+    expect(page.locator("#tt-status")).to_have_text("Still going")
+    assert asked and "above 100" in asked[0]
     ben.locator("input.tt-gain-input").fill("0")
     ben.locator("button", has_text="Set").click()
     expect(page.locator("#tt-status")).to_have_text("Ani won")

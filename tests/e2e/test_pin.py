@@ -92,7 +92,7 @@ def test_the_tower_page_shows_the_pin_to_a_signed_in_tablet_only(server, browser
     expect(guest.locator("#pin-signin")).to_have_text("Anmelden zum Mitspielen")
     expect(guest.locator("#table-pin")).to_have_count(0)
     guest.locator("#pin-signin").click()  # the button opens the dialog, in German
-    expect(guest.locator("#pin-dialog")).to_contain_text("Gebt die Tisch-PIN ein")
+    expect(guest.locator("#pin-dialog")).to_contain_text("Gib die Tisch-PIN ein")
     guest.locator("#pin-input").fill(E2E_PIN)
     guest.locator("#pin-submit").click()
     expect(guest.locator("#table-pin")).to_have_text(E2E_PIN)

@@ -74,6 +74,15 @@ class Api:
         self.do(game, type="attack", player="red", source="borderland", target="white-falls",
                 realm="light", armies=3, card="target")
 
+    def to_end(self, game: int) -> None:
+        """From the actions phase on: everyone passes and every round is scored, to the end."""
+        steps = {"actions": lambda s: {"type": "pass", "player": s["turn"], "compensation": "gold"},
+                 "scoring": lambda s: {"type": "score_round"},
+                 "reinforcements": lambda s: {"type": "reinforce", "player": s["turn"], "placements": []},
+                 "planning": lambda s: {"type": "start_actions"}}
+        while (s := self.state(game))["phase"] != "over":
+            self.do(game, **steps[s["phase"]](s))
+
     def to_battle(self, game: int) -> dict[str, Any]:
         """Red attacks purple in White Falls (light) and the camera counts the tray."""
         self.to_actions(game)

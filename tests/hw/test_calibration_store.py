@@ -84,13 +84,13 @@ def test_a_tap_near_the_centre_gives_a_box_around_the_whole_cube(tray, dx, dy):
 
 def test_a_tap_on_the_tray_named_as_a_colour_is_refused(tray):
     image, _ = tray
-    with pytest.raises(TapError, match="The red tap at 640,150 is on the tray, not on a cube"):
+    with pytest.raises(TapError, match="The red tap is on the tray, not on a cube"):
         sample_at(image, Tap("red", 640, 150))
 
 
 def test_a_background_tap_on_a_cube_is_refused_and_on_the_tray_is_a_box(tray):
     image, where = tray
-    with pytest.raises(TapError, match="background tap .* is on a cube"):
+    with pytest.raises(TapError, match="background tap is on a cube"):
         background_at(image, Tap(None, *where["red"]), 36)
     assert background_at(image, Tap(None, 640, 150), 36) == (622, 132, 36, 36)
 
@@ -116,7 +116,7 @@ def test_two_colours_tapped_on_one_cube_are_refused(tray):
     x, y = where["red"]
     setup = parse_setup({"outline": ROI, "taps": [{"color": "red", "x": x, "y": y},
                                                   {"color": "yellow", "x": x + 3, "y": y}]}, SIZE)
-    with pytest.raises(TapError, match="yellow tap at .* and the red tap at .* are on the same cube"):
+    with pytest.raises(TapError, match="yellow tap and the red tap are on the same cube"):
         check_setup(image, setup)
 
 

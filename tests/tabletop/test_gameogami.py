@@ -8,6 +8,7 @@ import pytest
 from companion.tabletop import parse_event, replay, rules_for, step
 from companion.tabletop.errors import (
     GameOverError,
+    ImpossibleLevelsError,
     InvalidEventError,
     NegativeScoreError,
     PlayersError,
@@ -41,12 +42,32 @@ def test_the_most_control_tokens_at_the_end_of_act_two_wins():
 def test_a_tie_is_broken_by_the_total_card_levels():
     """"each player in the tie adds up the total levels (I, II, and III) of the cards he controls
     on the battlefield. The tied player with the highest level count wins that battle." — and a
-    player not in the tie does not take part, however many levels they hold."""
-    state = play(P3, {"act": 1, "tokens": {"p1": 5, "p2": 5, "p3": 1}, "levels": {"p1": 6, "p2": 7}},
+    player not in the tie does not take part, whatever levels they hold."""
+    state = play(P3, {"act": 1, "tokens": {"p1": 5, "p2": 4, "p3": 1}},
                  {"act": 2, "tokens": {"p1": 9, "p2": 9, "p3": 2},
-                  "levels": {"p1": 15, "p2": 13, "p3": 40}})
-    assert state["act_winners"]["1"] == ["p2"]
+                  "levels": {"p1": 15, "p2": 13, "p3": 6}})
     assert RULES.winners(state) == ["p1"] and state["decided_by"] == "levels"
+
+
+def test_a_token_tie_at_the_end_of_act_one_is_a_complete_tie():
+    """Act One is played with the "9 level I cards" only: the level count of the tied players is
+    their token count, so a token tie is "a complete tie" ("All players in the complete tie are
+    considered to have won the battle") — no levels are asked, and any sent are not used."""
+    state = play(P3, {"act": 1, "tokens": {"p1": 5, "p2": 5, "p3": 1}})
+    assert state["act_winners"]["1"] == ["p1", "p2"] and state["acts"][0]["decided_by"] == "complete_tie"
+    sent = play(P3, {"act": 1, "tokens": {"p1": 5, "p2": 5, "p3": 1}, "levels": {"p1": 6, "p2": 7}})
+    assert sent["act_winners"]["1"] == ["p1", "p2"]
+
+
+@pytest.mark.parametrize("levels", [{"p1": 28, "p2": 13}, {"p1": 15, "p2": 8}])
+def test_levels_no_cards_could_make_are_refused_and_change_nothing(levels):
+    """One control token on each card controlled, each card of level I–III: 9 tokens hold 9 to
+    27 levels (the walk-through's "9 tokens with levels 5" decided a match)."""
+    before = play(P3, {"act": 1, "tokens": {"p1": 4, "p2": 3, "p3": 3}})
+    with pytest.raises(ImpossibleLevelsError, match="between 9 and 27"):
+        RULES.apply(before, parse_event(RULES, {"type": "act", "act": 2, "tokens": {"p1": 9, "p2": 9, "p3": 1},
+                                                "levels": levels}))
+    assert len(before["acts"]) == 1 and not before["over"]
 
 
 def test_a_complete_tie_at_the_end_of_the_match_is_won_by_all_tied_players():

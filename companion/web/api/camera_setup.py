@@ -11,6 +11,7 @@ only by a complete, checked one.
 from __future__ import annotations
 
 import dataclasses
+import functools
 from typing import Annotated, Any
 
 from flask import Blueprint, Flask, Response, current_app, jsonify, send_file
@@ -76,6 +77,8 @@ class CheckOut(Answer):
 class EntryOut(Answer):
     id: str
     created_at: str
+    origin: str | None = Field(default=None, description='"simulator": the simulated tower\'s own '
+                               'calibration; "earlier": the one in use before the first saved here')
     colors: list[str]
     warnings: list[dict[str, Any]]
     active: bool
@@ -130,6 +133,36 @@ def _jpeg_response(data: bytes, cache: bool = False) -> Response:
 
 # -- the camera and its calibrations ----------------------------------------------------------------
 
+@functools.cache
+def _simulated_calibration_photo() -> Any:
+    """What a player holds under a simulated tower's camera to calibrate it: one cube of every
+    colour on the renderer's tray (its camera's default light)."""
+    from companion.vision.synthetic import render_calibration_photo
+
+    return render_calibration_photo()[0].image
+
+
+def _picture(fresh: bool) -> Any:
+    """The set-up page's picture. A simulated tower's tray holds only what the game threw, so
+    some colours could never be tapped: its set-up page shows the calibration photo instead
+    (every colour), and the simulated tray is left as the game needs it."""
+    tower = runtime().tower
+    if tower.simulated:
+        return _simulated_calibration_photo().copy()
+    return tower.snapshot() if fresh else tower.preview()
+
+
+def _keep_the_one_in_use(photo: Any) -> None:
+    """Before the first calibration saved here replaces the one the tower counts with (the
+    simulator's own, or a file made with ``companion calibrate``), keep that one in the list,
+    so it can be restored."""
+    tower = runtime().tower
+    if tower.calibration is None or store().active_id() is not None:
+        return
+    earlier = _simulated_calibration_photo() if tower.simulated else photo
+    store().save(tower.calibration, earlier, origin="simulator" if tower.simulated else "earlier")
+
+
 @bp.get("/camera")
 @operation("The camera set-up page's start: calibration, photo size, kept calibrations")
 @responds(200, CameraOut, "The camera's calibration state.")
@@ -155,7 +188,7 @@ def camera() -> Response:
                        "X-Photo-Height give the camera's own size.", errors=(409, 503))
 @responds(200, None, "JPEG", content_type="image/jpeg")
 def preview() -> Response:
-    frame = runtime().tower.preview()
+    frame = _picture(fresh=False)
     response = _jpeg_response(jpeg(frame, 70, PREVIEW_WIDTH))
     response.headers["X-Photo-Width"], response.headers["X-Photo-Height"] = str(frame.shape[1]), str(frame.shape[0])
     return response
@@ -165,7 +198,7 @@ def preview() -> Response:
 @operation("Take the photo to calibrate on (full size, kept a while for tapping)", errors=(409, 503))
 @responds(201, PhotoOut, "The photo.")
 def take_photo() -> tuple[Response, int]:
-    frame = runtime().tower.snapshot()
+    frame = _picture(fresh=True)
     photo_id = store().keep_photo(frame)
     return jsonify({"photo": photo_id, "url": f"/api/camera/photos/{photo_id}.jpg",
                     "width": int(frame.shape[1]), "height": int(frame.shape[0])}), 201
@@ -224,6 +257,7 @@ def save(body: SetupIn) -> tuple[Response, int]:
     settings = tower.camera_settings()
     if settings:
         calibration = dataclasses.replace(calibration, camera=settings)
+    _keep_the_one_in_use(photo)
     entry = store().save(calibration, photo, result.warnings)
     tower.set_calibration(calibration)
     return jsonify(entry.to_json()), 201

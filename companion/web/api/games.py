@@ -6,7 +6,9 @@ from typing import Any
 
 from flask import Blueprint, Response, jsonify
 
-from companion.messages import localize_warnings
+from companion.game.errors import InvalidCommandError
+from companion.messages import localize_warnings, msg
+from companion.names import first_repeated
 from companion.web import create_once
 from companion.web.api.board import current_board
 from companion.web.api.shapes import CommandRequest, CommandResult, Game, GameSummary, NewGame
@@ -37,6 +39,9 @@ def list_games() -> Response:
           links_id=("game_id", "$response.body#/id"))
 def create_game(body: NewGame) -> tuple[Response, int]:
     rt = runtime()
+    twice = first_repeated(p.name for p in body.players)
+    if twice is not None:  # the game night's rule: "Ani" and "ani" are one player
+        raise InvalidCommandError(msg("err_name_twice", name=twice.strip()))
     command, key = body.command(), create_once.create_key()
     if key is None:
         game_id, state = rt.service.new_game(command, board=current_board(rt))

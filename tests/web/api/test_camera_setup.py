@@ -18,14 +18,17 @@ OUTLINE = [list(p) for p in RenderConditions().roi]
 
 
 def photo_of(client, cubes=None):
-    """Put one cube of each colour in the simulated tray, take the set-up photo and find where
-    each cube lies (with the renderer's own calibration: the test's eyes)."""
-    ok(client.put("/api/tower/simulated-tray", json={"cubes": cubes or {c: 1 for c in ALL}}))
+    """Take the set-up photo and find where the cubes of ``cubes``' colours lie (with the
+    renderer's own calibration: the test's eyes). The simulated tower's set-up photo holds one
+    cube of every colour whatever its tray holds (so the tray is filled first, to show that)."""
+    ok(client.put("/api/tower/simulated-tray", json={"cubes": {"red": 2}}))
     photo = ok(client.post("/api/camera/photos"), 201)
     data = client.get(photo["url"]).data
     image = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
     cubes_seen = count_cubes(image, synthetic_calibration()).cubes
-    return photo, {c.color: (round(c.x), round(c.y)) for c in cubes_seen}
+    assert sorted(c.color for c in cubes_seen) == sorted(ALL)  # every colour can be tapped
+    wanted = cubes or {c: 1 for c in ALL}
+    return photo, {c.color: (round(c.x), round(c.y)) for c in cubes_seen if c.color in wanted}
 
 
 def setup_body(photo, where, **changes):
@@ -86,7 +89,7 @@ def test_a_tap_on_the_tray_named_as_a_colour_is_refused(client, data_dir):
     before = _saved_state(client, data_dir)
     taps = setup_body(photo, where)["taps"] + [{"color": "yellow", "x": 640, "y": 150}]
     error = error_of(client.post("/api/camera/calibrations", json=setup_body(photo, where, taps=taps)), 400)
-    assert error["message"].startswith("The yellow tap at 640,150 is on the tray")
+    assert error["message"].startswith("The yellow tap is on the tray")
     assert _saved_state(client, data_dir) == before
 
 
@@ -125,14 +128,19 @@ def test_restore_an_earlier_calibration_and_delete_one(app, client, data_dir):
     photo, where = photo_of(client)
     second = ok(client.post("/api/camera/calibrations", json=setup_body(photo, where)), 201)
     listed = ok(client.get("/api/camera/calibrations"))["calibrations"]
-    assert [e["id"] for e in listed] == [second["id"], first["id"]] and listed[0]["active"]
+    # the simulator's own calibration, in use before the first save, is kept to restore
+    assert [e["id"] for e in listed][:2] == [second["id"], first["id"]] and listed[0]["active"]
+    assert len(listed) == 3 and listed[2]["origin"] == "simulator" and not listed[2]["active"]
     error = error_of(client.delete(f"/api/camera/calibrations/{second['id']}"), 400)
     assert "tower uses now" in error["message"]
     after = ok(client.post(f"/api/camera/calibrations/{first['id']}/restore"))["calibrations"]
-    assert [e["active"] for e in after] == [False, True]
+    assert [e["active"] for e in after] == [False, True, False]
     assert tower.calibration.colors == ("red", "blue", "green")
     left = ok(client.delete(f"/api/camera/calibrations/{second['id']}"))["calibrations"]
-    assert [e["id"] for e in left] == [first["id"]]
+    assert [e["id"] for e in left][:1] == [first["id"]]
+    # and the simulator's own comes back: every colour counted again
+    ok(client.post(f"/api/camera/calibrations/{left[1]['id']}/restore"))
+    assert sorted(tower.calibration.colors) == sorted(ALL)
     assert "no such saved calibration" in error_of(
         client.post(f"/api/camera/calibrations/{second['id']}/restore"), 404)["message"]
     assert client.delete(f"/api/camera/calibrations/{second['id']}").status_code == 404

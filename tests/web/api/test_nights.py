@@ -76,8 +76,14 @@ def test_a_score_sheet_and_a_generic_game_are_logged_in_one_go(client):
     assert sheet["status"] == "finished" and sheet["winners"] == ["p1", "p2"] and sheet["minutes"] == 65
     tie = error_of(client.post(f"{BASE}/games", json={
         "game": "immortal_gameogami", "players": ["Ani", "Ben"],
-        "events": [{"type": "act", "act": 1, "tokens": {"p1": 2, "p2": 2}}]}), 400)
-    assert "card levels" in tie["message"]
+        "events": [{"type": "act", "act": 1, "tokens": {"p1": 2, "p2": 2}},
+                   {"type": "act", "act": 2, "tokens": {"p1": 4, "p2": 4}}]}), 400)
+    assert "card levels" in tie["message"]  # Act Two's tie; Act One's is a complete tie (level I only)
+    impossible = error_of(client.post(f"{BASE}/games", json={
+        "game": "immortal_gameogami", "players": ["Ani", "Ben"],
+        "events": [{"type": "act", "act": 1, "tokens": {"p1": 2, "p2": 1}},
+                   {"type": "act", "act": 2, "tokens": {"p1": 9, "p2": 9}, "levels": {"p1": 5, "p2": 20}}]}), 400)
+    assert "between 9 and 27, not 5" in impossible["message"]
     generic = create(client, game="generic", name="Carcassonne", players=["Ani", "Ben"], notes="close",
                      events=[{"type": "result", "scores": {"p1": 80, "p2": 95}}])
     assert generic["winners"] == ["p2"] and generic["name"] == "Carcassonne"

@@ -40,11 +40,16 @@ export const unwhere = ({ where: w, ...rest }) => (w ? { ...rest, ...splitKey(w)
 const sources = (ctx, type) => optionsOf(ctx, type)?.from || [];
 const sourceOf = (ctx, type, v) => sources(ctx, type).find((s) => key(s) === v.source) || null;
 
-function targetLabel(ctx, tgt) {
+function targetLabel(ctx, tgt, type) {
   const parts = [];
   if (tgt.via_portal) parts.push(t("via_portal_short"));
   if (tgt.defender) parts.push(who(ctx, tgt.defender));
-  else if (tgt.defender === null) parts.push(t("target_empty"));
+  else if (tgt.defender === null) {
+    // Winning an empty region takes its card from whoever holds it ("that player must give the
+    // card to the attacker immediately"): the table sees what the attack is worth.
+    const holder = type === "attack" ? ctx.state.holder(tgt.region) : null;
+    parts.push(holder && holder !== ctx.state.active ? t("target_empty_card_of", { who: who(ctx, holder) }) : t("target_empty"));
+  }
   if (tgt.checked === false) parts.push(t("target_unchecked"));
   return parts.length ? ` · ${parts.join(" · ")}` : "";
 }
@@ -54,7 +59,7 @@ function fromTo(type) {
   return [
     { name: "source", kind: "node", label: t("field_source"), check: noArmies, options: (v, ctx) => nodes(ctx, sources(ctx, type)) },
     { name: "target", kind: "node", label: t(type === "attack" ? "field_target" : "field_move_target"),
-      options: (v, ctx) => nodes(ctx, sourceOf(ctx, type, v)?.targets, (tg) => targetLabel(ctx, tg)), none: t("pick_source_first") },
+      options: (v, ctx) => nodes(ctx, sourceOf(ctx, type, v)?.targets, (tg) => targetLabel(ctx, tg, type)), none: t("pick_source_first") },
     { name: "armies", kind: "count", min: 1, value: 1, startAtMax: true, max: (v, ctx) => sourceOf(ctx, type, v)?.max ?? null },
   ];
 }
@@ -147,7 +152,7 @@ export const ACTIONS = [
     const out = unFromTo(ctx, "move", rest);
     return path ? { ...out, path: path.map((k) => splitKey(k)) } : out;
   } },
-  { type: "demons_shrine", spec: () => [where((c) => optionsOf(c, "demons_shrine")?.where)], transform: unwhere },
+  { type: "demons_shrine", tribeSpecial: true, spec: () => [where((c) => optionsOf(c, "demons_shrine")?.where)], transform: unwhere },
   { type: "transition_5", explain: true, spec: transitionSpec("transition_5") },
   { type: "transition_2", explain: true, spec: transitionSpec("transition_2") },
   { type: "draw_conflict_card", spec: () => [] },
@@ -163,17 +168,26 @@ export const ACTIONS = [
   { type: "pass", explain: true, spec: compensation },
 ];
 
+/** False for a dark tribe's own action (`tribeSpecial`) when the player's dark tribe is
+ *  another: that button is not shown at all (the rules give it to one tribe only). */
+export function ownAction(ctx, action, color) {
+  if (!action.tribeSpecial) return true;
+  const tribe = ctx.board.tribeById?.get(ctx.state.player(color)?.dark_tribe);
+  return tribe?.special?.action === action.type;
+}
+
 /** True when the rules allow no choice of this action now (its button is shown disabled). */
 export function notPossible(ctx, type) {
   if (!ctx.options) return false; // options not loaded: the server still decides, and says why
   return optionsOf(ctx, type) === null;
 }
 
-export function actionForm(ctx, action, withPlayer, formKey) {
+export function actionForm(ctx, action, withPlayer, formKey, openKey) {
   const own = action.transform || ((c) => c);
   return commandForm(ctx, {
     type: action.type,
     key: formKey,
+    alsoForget: openKey ? [openKey] : [],
     spec: action.spec(ctx),
     submitLabel: t(`act_${action.type}`),
     transform: (c) => own(withPlayer(c), ctx),

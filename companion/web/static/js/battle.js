@@ -3,13 +3,14 @@
 // accept) → apply, which names the version shown: a reading corrected meanwhile is refused.
 import { api } from "./api.js";
 import { regionName } from "./board.js";
-import { el, clear, who, cubeList, showError } from "./dom.js";
+import { el, clear, who, cubeList, showError, reveal } from "./dom.js";
 import { t, plural } from "./i18n.js";
 import { battleSentences, stanceWords, STANCE_OF_CARD } from "./words.js";
 import { pressBlock, countEditor, compact, corrected, countTray, settled } from "./counts.js";
 
 // A reading chosen "by hand" must survive repaints of the same battle.
 let manualFor = null;
+let revealedFor = null; // the battle whose reading was scrolled into view
 
 function battleKey(b) { return `${b.attacker}|${b.source}|${b.target}|${b.realm}|${b.seq ?? ""}`; }
 
@@ -103,7 +104,9 @@ export function battlePanel(ctx) {
   const key = battleKey(b);
   const host = el("div", { class: "battle", id: "battle" }, header(ctx, b), instructions(b));
   if (ctx.state.reading || manualFor === key) {
-    host.append(resultBlock(ctx, b));
+    const result = resultBlock(ctx, b);
+    host.append(result);
+    if (revealedFor !== key) { revealedFor = key; reveal(result); } // the counts and result come into view once
     host.append(recountBlock(ctx));
   } else {
     host.append(pressBlock(ctx, (answer) => {

@@ -5,7 +5,7 @@
 // board; the server checks it (the message names the item) and keeps the old one for undo.
 import { api } from "./api.js";
 import { asList, itemLabel } from "./board.js";
-import { el, clear, showError } from "./dom.js";
+import { el, clear, showError, field as formField } from "./dom.js";
 import { t } from "./i18n.js";
 
 const KINDS = ["regions", "areas", "tribes", "spaces"];
@@ -68,7 +68,7 @@ function renderIndex() {
 // -- one card ----------------------------------------------------------------------------------
 
 function field(labelText, control, hint) {
-  return el("label", { class: "field" }, labelText, control, hint ? el("span", { class: "hint" }, hint) : null,
+  return formField({}, labelText, control, hint ? el("span", { class: "hint" }, hint) : null,
     el("span", { class: "field-note", hidden: true, role: "status" }));
 }
 
@@ -77,7 +77,7 @@ function textInput(name, value, placeholder) {
 }
 
 function numberInput(name, value) {
-  return el("input", { name, value: value ?? "", placeholder: t("board_number_hint"), inputmode: "numeric", autocomplete: "off", maxlength: 3 });
+  return el("input", { name, value: value ?? "", placeholder: t("board_number_hint"), inputmode: "numeric", autocomplete: "off" });
 }
 
 function select(name, options, value) {
@@ -174,14 +174,14 @@ function readNumber(form, name, fieldName) {
   const input = form.elements[name];
   const text = input.value.trim();
   if (text === "") return undefined;
-  if (!/^\d{1,3}$/.test(text)) throw new FieldError(input, fieldName, t("board_reason_whole_number", { value: text }));
+  if (!/^\d{1,3}$/.test(text)) { problems.push(new FieldError(input, fieldName, t("board_reason_whole_number", { value: text }))); return undefined; }
   return Number(text);
 }
 
 function readName(form, name, fieldName) {
   const input = form.elements[name];
   const text = input.value.trim().replace(/\s+/g, " ");
-  if (text.length > 60) throw new FieldError(input, fieldName, t("board_reason_too_long"));
+  if (text.length > 60) { problems.push(new FieldError(input, fieldName, t("board_reason_too_long"))); return undefined; }
   return text || undefined;
 }
 
@@ -189,8 +189,12 @@ function setOrDelete(obj, key, value) {
   if (value === undefined) delete obj[key]; else obj[key] = value;
 }
 
-/** The board with the shown card's fields applied; FieldError names a field that is wrong. */
+let problems = []; // every field of the card that is wrong, found by one reading (collect)
+
+/** The board with the shown card's fields applied, and every wrong field as a FieldError in
+ *  `problems` (all at once: the second is not found only after the first is fixed). */
 function collect(form) {
+  problems = [];
   const board = structuredClone(page.board);
   const items = asList(board[page.kind]);
   const item = board[page.kind].find((x) => x.id === items[page.index].id);
@@ -198,7 +202,7 @@ function collect(form) {
   setOrDelete(item, "name_de", readName(form, "name_de", t("board_name_de")));
   if (page.kind === "regions") {
     const clash = board.regions.find((r) => r !== item && item.name && r.name?.toLowerCase() === item.name.toLowerCase());
-    if (clash) throw new FieldError(form.elements.name, t("board_name_en"), t("board_reason_name_twice", { name: item.name }));
+    if (clash) problems.push(new FieldError(form.elements.name, t("board_name_en"), t("board_reason_name_twice", { name: item.name })));
     setOrDelete(item, "area", form.elements.area.value || undefined);
     for (const realm of REALMS) {
       item[realm] = {};
@@ -218,7 +222,7 @@ function collect(form) {
     item.neighbours_complete = form.elements.neighbours_complete.checked;
     if (item.area) {
       const n = board.regions.filter((r) => r.area === item.area).length;
-      if (n > 5) throw new FieldError(form.elements.area, t("col_area"), t("board_reason_area_full", { area: label("areas", byId("areas", item.area)) }));
+      if (n > 5) problems.push(new FieldError(form.elements.area, t("col_area"), t("board_reason_area_full", { area: label("areas", byId("areas", item.area)) })));
     }
   }
   if (page.kind === "tribes") {
@@ -227,15 +231,15 @@ function collect(form) {
     setOrDelete(item, "start_energy", readNumber(form, "start_energy", t("col_start_energy")));
     const groupsInput = form.elements.army_groups;
     const parts = groupsInput.value.split(/[,;\s]+/).filter(Boolean);
-    if (parts.some((x) => !/^\d{1,2}$/.test(x))) throw new FieldError(groupsInput, t("col_army_groups"), t("board_reason_groups"));
-    setOrDelete(item, "army_groups", parts.length ? parts.map(Number) : undefined);
+    if (parts.some((x) => !/^\d{1,2}$/.test(x))) problems.push(new FieldError(groupsInput, t("col_army_groups"), t("board_reason_groups")));
+    else setOrDelete(item, "army_groups", parts.length ? parts.map(Number) : undefined);
     item.costs = {};
     for (const b of BUILDINGS) {
       const gold = readNumber(form, `costs.${b}.gold`, `${t(`building_${b}`)} · ${t("gold")}`);
       const energy = readNumber(form, `costs.${b}.energy`, `${t(`building_${b}`)} · ${t("energy")}`);
       if ((gold === undefined) !== (energy === undefined)) {
         const input = form.elements[`costs.${b}.${gold === undefined ? "gold" : "energy"}`];
-        throw new FieldError(input, `${t(`building_${b}`)} · ${t(gold === undefined ? "gold" : "energy")}`, t("board_reason_cost_pair"));
+        problems.push(new FieldError(input, `${t(`building_${b}`)} · ${t(gold === undefined ? "gold" : "energy")}`, t("board_reason_cost_pair")));
       }
       if (gold !== undefined) item.costs[b] = { gold, energy };
     }
@@ -268,7 +272,7 @@ function go(index) {
 
 function clearNotes(form) {
   for (const n of form.querySelectorAll(".field-note")) { n.hidden = true; n.textContent = ""; }
-  for (const n of form.querySelectorAll(".invalid")) n.classList.remove("invalid");
+  for (const n of form.querySelectorAll(".invalid")) { n.classList.remove("invalid"); n.removeAttribute("aria-invalid"); }
 }
 
 async function save(event) {
@@ -278,14 +282,16 @@ async function save(event) {
   clearNotes(form);
   showError($("board-error"), null);
   notice("");
-  let board;
-  try { board = collect(form); } catch (err) {
-    if (!(err instanceof FieldError)) throw err;
-    err.input.classList.add("invalid");
-    const note = err.input.closest("label.field")?.querySelector(".field-note");
-    if (note) { note.textContent = err.message; note.hidden = false; }
-    showError($("board-error"), err.message);
-    err.input.focus();
+  const board = collect(form);
+  if (problems.length) {
+    for (const err of problems) {
+      err.input.classList.add("invalid");
+      err.input.setAttribute("aria-invalid", "true");
+      const note = err.input.closest(".field")?.querySelector(".field-note");
+      if (note) { note.textContent = err.message; note.hidden = false; }
+    }
+    showError($("board-error"), problems.map((err) => err.message).join(" "));
+    problems[0].input.focus();
     return;
   }
   const name = label(page.kind, asList(board[page.kind])[page.index]);

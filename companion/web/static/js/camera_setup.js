@@ -176,6 +176,7 @@ function renderColours() {
       page.taps = page.taps.filter((tp) => tp.color !== c);
       if (page.current === c) page.current = nextColour();
       page.checked = false;
+      showError(errorBox, null); // a refusal about the skipped colour is old news
       draw();
       renderColours();
     } }, t("camera_skip")) : null;
@@ -211,6 +212,7 @@ async function check() {
   try {
     const answer = await api("/api/camera/check", { method: "POST", body: body() });
     page.checked = true;
+    showError(errorBox, null);
     clear(result,
       el("p", { id: "camera-found" }, t("camera_found"), " ", cubeList(answer.found, t("camera_found_nothing"))),
       answer.warnings.length ? el("ul", { class: "camera-warnings", id: "camera-warnings" }, answer.warnings.map((w) => el("li", {}, warningText(w)))) : el("p", { class: "ok" }, t("camera_no_warnings")),
@@ -239,7 +241,7 @@ async function save() {
 function renderHistory(entries) {
   const items = entries.map((e) => el("li", { "data-id": e.id },
     el("img", { src: e.thumbnail_url, alt: t("camera_thumbnail_alt"), loading: "lazy" }),
-    el("span", {}, el("strong", {}, new Date(e.created_at).toLocaleString()), " — ", e.colors.map(colourName).join(", "),
+    el("span", {}, el("strong", {}, e.origin ? t(`camera_origin_${e.origin}`) : new Date(e.created_at).toLocaleString()), " — ", e.colors.map(colourName).join(", "),
       e.active ? el("span", { class: "badge" }, " ", t("camera_active")) : null),
     e.active ? null : el("button", { type: "button", class: "btn", "data-restore": e.id, onclick: () => act(`/api/camera/calibrations/${e.id}/restore`, "POST") }, t("camera_restore")),
     e.active ? null : el("button", { type: "button", class: "btn danger", "data-delete": e.id, onclick: () => { if (confirm(t("camera_delete_confirm"))) act(`/api/camera/calibrations/${e.id}`, "DELETE"); } }, t("camera_delete"))));

@@ -1,7 +1,7 @@
 // Chart.js (vendored: /assets/vendor/chart.umd.min.js, MIT, loaded by the page as a classic
 // script that defines window.Chart) with the companion's colours and no animation, so a chart
 // is drawn at once on a slow tablet and the browser tests see it finished.
-import { LANG } from "./i18n.js";
+import { LANG, t } from "./i18n.js";
 
 const css = getComputedStyle(document.documentElement);
 export const COLOUR_HEX = Object.fromEntries(["red", "blue", "yellow", "purple", "black", "green"]
@@ -24,3 +24,12 @@ export function draw(id, config) {
 }
 
 export const percent = (v) => (v === null || v === undefined ? "–" : `${Math.round(v * 100)} %`);
+
+/** A fitted rate with its 95 % range, "62 % (48 %–75 %)"; a range the data cannot narrow at
+ *  all (0–100 %: e.g. every thrown cube landed, a fit at the edge) says so instead of showing it,
+ *  and "–" without a fit. */
+export function rateText(x) {
+  if (!x) return "–";
+  if (x.low <= 0 && x.high >= 1) return `${percent(x.estimate)} (${t("stat_no_range")})`;
+  return `${percent(x.estimate)} (${percent(x.low)}–${percent(x.high)})`;
+}

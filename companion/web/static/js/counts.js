@@ -165,6 +165,18 @@ export function settled() {
   return pending.size === 0 ? Promise.resolve() : new Promise((resolve) => waiters.push(resolve));
 }
 
+/** Say that a correction was refused: under the counters, or — when another device applied
+ *  the battle while this tap was on its way (its panel is redrawn, before or after this
+ *  answer) — above the panel, so a refused tap is never silent. */
+function refused(node, colour, value, err) {
+  // A wrong phase means the battle ended elsewhere: its panel is (or is about to be) replaced.
+  if (node?.isConnected && err.kind !== "WrongPhaseError") { showError(node, err); return; }
+  const notice = document.getElementById("panel-notice");
+  if (!notice) return;
+  notice.textContent = t("correction_refused", { colour: colourName(colour), n: value, reason: err.message });
+  notice.hidden = false;
+}
+
 async function push(ctx, colour, error) {
   const p = pending.get(colour);
   if (!p || p.sending) return;
@@ -178,7 +190,7 @@ async function push(ctx, colour, error) {
     // Absolute and self-contained: it does not depend on anything else on screen.
     await ctx.send(command, { versioned: false });
   } catch (err) {
-    if (err.kind !== "IllegalActionError") showError(error(), err); // "already counts n": fine
+    if (err.kind !== "IllegalActionError") refused(error(), colour, value, err); // "already counts n": fine
   } finally {
     p.sending = false;
     if (p.value === value) pending.delete(colour);

@@ -85,3 +85,38 @@ export function stepper({ value = 0, min = 0, max = 99, label = "", name, onchan
   const show = (v) => { current = v === null ? null : Math.max(min, Math.min(max, v)); paint(); };
   return { node, get: () => current, set, show, setMax(m) { max = m; set(current); } };
 }
+
+let fieldCount = 0;
+const LABELLABLE = new Set(["INPUT", "SELECT", "TEXTAREA"]);
+
+/** A form field: `name` (its visible name) above `control`, then `extras` (hints, notes).
+ *  Guarantee: a tap on the name never presses or changes anything. A lone input, select or
+ *  text area is named by a `<label for>` (a tap there only focuses it); any other control —
+ *  toggle buttons, a − / + stepper, rows of fields — sits in a group named by the text
+ *  (`role="group"`, `aria-labelledby`), so its buttons keep their own names ("1 gold", not
+ *  the field's) and a tap on the name is a tap on plain text. `attrs` go on the field's box. */
+export function field(attrs, name, control, ...extras) {
+  const id = `field-${++fieldCount}`;
+  const cls = ["field", attrs?.class].filter(Boolean).join(" ");
+  const lone = control instanceof HTMLElement && LABELLABLE.has(control.tagName)
+    && !["checkbox", "radio", "button", "submit"].includes(control.type);
+  if (lone) {
+    if (!control.id) control.id = `${id}-input`;
+    return el("div", { ...attrs, class: cls },
+      el("label", { class: "field-label", for: control.id }, name), control, ...extras);
+  }
+  return el("div", { ...attrs, class: cls, role: "group", "aria-labelledby": id },
+    el("span", { class: "field-label", id }, name), control, ...extras);
+}
+
+/** Scroll `node` into view once it is laid out, only when part of it is off screen: its top
+ *  when it is taller than the window, else the nearest edge (what was opened or answered
+ *  below the screen comes up to meet the player; what is already visible stays put). */
+export function reveal(node) {
+  requestAnimationFrame(() => {
+    if (!node?.isConnected) return;
+    const r = node.getBoundingClientRect();
+    if (r.top >= 0 && r.bottom <= window.innerHeight) return;
+    node.scrollIntoView({ block: r.height > window.innerHeight ? "start" : "nearest" });
+  });
+}

@@ -8,7 +8,7 @@
 // redrawn form starts from its draft. When the new state makes a kept value invalid, the value
 // is dropped and the field says why (a field's `check(value, ctx, values)` gives the reason).
 // A draft is forgotten when its command was accepted.
-import { el, clear, showError, stepper } from "./dom.js";
+import { el, clear, showError, stepper, field } from "./dom.js";
 import { t, colourName } from "./i18n.js";
 import { markBoard, setBoardPicker } from "./picking.js";
 import { regionName as boardRegionName } from "./board.js";
@@ -62,7 +62,7 @@ const FIELDS = {
   count(f, ctx) {
     const nullable = Boolean(f.optional);
     const fixedMax = typeof f.max === "function" ? 60 : (f.max ?? 60);
-    const s = stepper({ value: nullable ? (f.value ?? null) : (f.value ?? f.min ?? 0), min: f.min ?? 0, max: fixedMax, label: f.label, name: f.name, nullable });
+    const s = stepper({ value: nullable ? (f.value ?? null) : (f.value ?? f.min ?? 0), min: f.min ?? 0, max: fixedMax, label: f.label || t(`field_${f.name}`), name: f.name, nullable });
     let lastMax = null;
     return {
       node: s.node, get: () => s.get(), set: (v) => { s.set(v); return s.get() === v; },
@@ -263,9 +263,10 @@ const FIELDS = {
 };
 
 /** Build a command form. spec: [{name, kind, label, optional, check?, …}]; fixed: fields always
- *  sent; key: where its draft is kept (default: type + fixed or active player). onDone(answer) runs after
- *  the server accepted the command. */
-export function commandForm(ctx, { type, spec = [], fixed = {}, submitLabel, intro, onDone, transform, key, versioned = true }) {
+ *  sent; key: where its draft is kept (default: type + fixed or active player); alsoForget: other
+ *  drafts that end with it (e.g. which action form was open). onDone(answer) runs after the server
+ *  accepted the command. */
+export function commandForm(ctx, { type, spec = [], fixed = {}, submitLabel, intro, onDone, transform, key, versioned = true, alsoForget = [] }) {
   // Whose form it is: the fixed player, else the player whose turn it is (a draft never
   // passes from one player's turn to the next).
   const formKey = key ?? `${type}|${fixed.player ?? ctx.state.active ?? ""}`;
@@ -314,7 +315,7 @@ export function commandForm(ctx, { type, spec = [], fixed = {}, submitLabel, int
   const form = el("form", { class: "command-form", "data-command": type, "data-key": formKey, novalidate: true },
     intro ? el("p", { class: "hint" }, intro) : null,
     el("div", { class: "form-grid" }, fields.map((entry) => {
-      entry.box = el("label", { class: "field", "data-for": entry.f.name }, label(entry.f), entry.control.node, notes.get(entry.f.name),
+      entry.box = field({ "data-for": entry.f.name }, label(entry.f), entry.control.node, notes.get(entry.f.name),
         entry.f.help ? el("span", { class: "hint" }, entry.f.help) : null);
       return entry.box;
     })),
@@ -361,7 +362,7 @@ export function commandForm(ctx, { type, spec = [], fixed = {}, submitLabel, int
     try {
       // Accepted: forget the draft before the answer redraws the panel (a fresh form).
       // Refused (also a stale version): the draft stays, so the redrawn form keeps it all.
-      const answer = await ctx.send(command, { versioned, accepted: () => drafts.delete(formKey) });
+      const answer = await ctx.send(command, { versioned, accepted: () => { for (const k of [formKey, ...alsoForget]) drafts.delete(k); } });
       if (onDone) onDone(answer);
     } catch (err) {
       showError(error, err);

@@ -7,7 +7,7 @@
 // caught up.
 import { api, getGame, sendCommand, ApiError } from "./api.js";
 import { normaliseBoard, REALMS, regionName } from "./board.js";
-import { el, clear, who, cubeList, showError } from "./dom.js";
+import { el, clear, who, cubeList, showError, reveal } from "./dom.js";
 import { t, colourName } from "./i18n.js";
 import { subscribe } from "./live.js";
 import { normaliseState } from "./state.js";
@@ -39,7 +39,9 @@ export const ctx = {
       if (versioned) notice(null);
       if (answer.event) history.unshift({ ...answer.event, seq: answer.state?.version });
       loadHistory();
+      const phase = ctx.state?.phase;
       apply(answer.state);
+      if (ctx.state.phase !== phase) reveal($("panel")); // what comes next, on the device that moved on
       return answer;
     } catch (err) {
       if (err instanceof ApiError && err.status === 409) {

@@ -1,5 +1,5 @@
 // The action panel: one screen per phase of the game, for the player whose turn it is.
-import { el, clear, who, showError } from "./dom.js";
+import { el, clear, who, showError, reveal } from "./dom.js";
 import { commandForm, confirmButton, choice, draftOf, forgetDraft, keepDraft } from "./forms.js";
 import { regionName } from "./board.js";
 import { t, colourName, list as listOf } from "./i18n.js";
@@ -7,7 +7,7 @@ import { turnOrder } from "./state.js";
 import { battlePanel } from "./battle.js";
 import { seedingPanel } from "./seeding.js";
 import { scoringPanel, endPanel, lastScoring } from "./scoring.js";
-import { ACTIONS, actionForm, notPossible, optionsOf, unwhere, where } from "./actions.js";
+import { ACTIONS, actionForm, notPossible, optionsOf, ownAction, unwhere, where } from "./actions.js";
 import { api } from "./api.js";
 
 let shownKey = null;
@@ -243,13 +243,13 @@ function actionsPanel(ctx) {
     keepDraft(openKey, { type: a.type });
     for (const b of grid.children) b.setAttribute("aria-pressed", b.dataset.action === a.type ? "true" : "false");
     clear(formHost, el("h3", {}, t(`act_${a.type}`)), a.explain ? el("p", { class: "hint" }, t(`act_${a.type}_explain`)) : null,
-      actionForm(ctx, a, withPlayer(ctx, picker), `${a.type}|${s.active ?? ""}`));
+      actionForm(ctx, a, withPlayer(ctx, picker), `${a.type}|${s.active ?? ""}`, openKey));
   };
   const grid = el("div", { class: "action-grid", role: "group", "aria-label": t("actions") },
     // Only what the rules allow now; the rest is shown greyed out, so the grid does not jump.
-    ACTIONS.map((a) => el("button", { type: "button", class: `btn${notPossible(ctx, a.type) ? " used" : ""}`, "data-action": a.type,
+    ACTIONS.filter((a) => ownAction(ctx, a, s.active)).map((a) => el("button", { type: "button", class: `btn${notPossible(ctx, a.type) ? " used" : ""}`, "data-action": a.type,
       disabled: notPossible(ctx, a.type), title: notPossible(ctx, a.type) ? t("not_possible_now") : null,
-      onclick: () => open(a) }, t(`act_${a.type}`))));
+      onclick: () => { open(a); reveal(formHost); } }, t(`act_${a.type}`))));
   const wasOpen = draftOf(openKey);
   const again = wasOpen && ACTIONS.find((a) => a.type === wasOpen.type && !notPossible(ctx, a.type));
   if (again) open(again); // the form that was open before this live update, with its values

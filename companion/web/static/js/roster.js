@@ -32,7 +32,7 @@ export async function renderRoster(host, onChange) {
       } }, t("roster_merge"))));
   });
   clear(host, el("p", { class: "hint" }, t("roster_hint")), addForm, error,
-    people.length ? el("div", { class: "table-scroll" }, el("table", { class: "data", id: "roster-table" },
+    people.length ? el("div", { class: "table-scroll", tabindex: 0 }, el("table", { class: "data", id: "roster-table" },
       el("thead", {}, el("tr", {}, el("th", {}, t("roster_name")), el("th", { class: "n" }, t("stat_games")), el("th", {}), el("th", {}))),
       el("tbody", {}, rows)))
       : el("p", { class: "muted" }, t("roster_empty")));

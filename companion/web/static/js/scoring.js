@@ -14,14 +14,18 @@ export function breakdownTable(ctx, score) {
     ["capitals", (b) => b.capitals], ["area_vp", areaVp], ["total", (b) => b.total]];
   // The same warning usually concerns everyone (e.g. areas not entered): say it once.
   const warnings = [...new Set(rows.flatMap(([, b]) => b.warnings || []))];
-  return el("div", { class: "table-scroll" },
-    el("table", { class: "data score-table", "data-round": score.round },
-      el("thead", {}, el("tr", {}, el("th", {}, t("player")), cols.map(([k]) => el("th", { class: "n" }, label(k))),
-        el("th", { class: "n" }, t("score_vp")))),
-      el("tbody", {}, rows.map(([c, b]) => el("tr", { "data-player": c },
-        el("td", {}, who(c, ctx.state.player(c)?.name)),
-        cols.map(([k, f]) => el("td", { class: "n", "data-col": k }, f(b) ?? "–")),
-        el("td", { class: "n", "data-col": "vp" }, ctx.state.player(c)?.vp ?? "–"))))),
+  // Wide: a table. Narrow (a phone, the side panel): each player's row is a card of
+  // "label value" pairs (app.css, a container query on .score-wrap) — every column is seen
+  // without sideways scrolling. The roles keep it a table for screen readers either way.
+  return el("div", { class: "score-wrap" },
+    el("table", { class: "data score-table", "data-round": score.round, role: "table" },
+      el("thead", {}, el("tr", { role: "row" }, el("th", { role: "columnheader" }, t("player")),
+        cols.map(([k]) => el("th", { class: "n", role: "columnheader" }, label(k))),
+        el("th", { class: "n", role: "columnheader" }, t("score_vp")))),
+      el("tbody", {}, rows.map(([c, b]) => el("tr", { "data-player": c, role: "row" },
+        el("td", { role: "cell" }, who(c, ctx.state.player(c)?.name)),
+        cols.map(([k, f]) => el("td", { class: "n", "data-col": k, "data-label": label(k), role: "cell" }, f(b) ?? "–")),
+        el("td", { class: "n", "data-col": "vp", "data-label": t("score_vp"), role: "cell" }, ctx.state.player(c)?.vp ?? "–"))))),
     warnings.length ? el("ul", { class: "hint" }, warnings.map((w) => el("li", {}, w))) : null);
 }
 
@@ -55,7 +59,7 @@ export function endPanel(ctx) {
     el("p", { class: "winner", id: "winner" }, s.winners.length > 1 ? t("shared_victory") : t("winner_is"), " ",
       s.winners.map((c, i) => [i ? ", " : "", who(c, s.player(c)?.name)])),
     el("p", { class: "hint", id: "tie-break" }, tieBreak(s)),
-    el("div", { class: "table-scroll" }, el("table", { class: "data", id: "standings" },
+    el("div", { class: "table-scroll", tabindex: 0 }, el("table", { class: "data", id: "standings" },
       el("thead", {}, el("tr", {}, el("th", {}, "#"), el("th", {}, t("player")), el("th", { class: "n" }, t("vp")), el("th", { class: "n" }, t("armies_on_board")))),
       el("tbody", {}, s.standings.map((r, i) => el("tr", { "data-player": r.color },
         el("td", {}, r.rank ?? i + 1), el("td", {}, who(r.color, s.player(r.color)?.name)),

@@ -21,7 +21,7 @@ function kvTable(entries) {
 
 function rowsTable(obj) {
   const keys = [...new Set(Object.values(obj).flatMap((r) => Object.keys(r)))];
-  return el("div", { class: "table-scroll" }, el("table", { class: "data" },
+  return el("div", { class: "table-scroll", tabindex: 0 }, el("table", { class: "data" },
     el("thead", {}, el("tr", {}, el("th", {}), keys.map((k) => el("th", { class: "n" }, label(k))))),
     el("tbody", {}, Object.entries(obj).map(([name, r]) => el("tr", { "data-row": name },
       el("td", {}, rowName(name)), keys.map((k) => el("td", { class: "n" }, show(r[k]))))))));
@@ -37,7 +37,7 @@ function section(obj, depth) {
     const body = Array.isArray(value) ? el("p", {}, value.map(show).join(", ") || "–")
       : rows.length && rows.every((r) => r && typeof r === "object" && Object.values(r).every(isScalar)) ? rowsTable(value)
         : !rows.length ? el("p", { class: "muted" }, "–") : section(value, Math.min(depth + 1, 4));
-    parts.push(el("section", { class: "stat-section" }, el(`h${depth}`, {}, label(key)), body));
+    parts.push(el("section", { class: "stat-section", tabindex: 0 }, el(`h${depth}`, {}, label(key)), body));
   }
   return el("div", {}, parts);
 }

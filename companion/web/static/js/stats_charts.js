@@ -3,9 +3,9 @@
 // the vendored Chart.js (charts.js). "Not enough data yet" wherever the API says so.
 import { api } from "./api.js";
 import { COLOURS } from "./board.js";
-import { COLOUR_HEX, draw, percent } from "./charts.js";
+import { COLOUR_HEX, draw, rateText } from "./charts.js";
 import { el, clear, who, showError } from "./dom.js";
-import { t, colourName, gameTitle, num as formatNumber } from "./i18n.js";
+import { t, plural, colourName, gameTitle, num as formatNumber } from "./i18n.js";
 import { renderRoster } from "./roster.js";
 
 const ALL = [...COLOURS, "green"];
@@ -54,13 +54,13 @@ export async function renderTower(host) {
   const m = r.model;
   if (!r.enough_data) { clear(host, notEnough(t("stat_tower_needs"))); return; }
   const colours = ALL.filter((c) => m.colours[c]);
-  const iv = (x) => (x ? `${percent(x.estimate)} (${percent(x.low)}–${percent(x.high)})` : "–");
+  const iv = rateText;
   const fair = r.fairness.colours;
   clear(host,
-    el("p", { id: "tower-basis" }, t("stat_tower_basis", { throws: m.throws, battles: m.battles })),
+    el("p", { id: "tower-basis" }, plural("stat_tower_basis", m.battles, { throws: m.throws })),
     el("p", { class: "hint" }, t("stat_tower_hint")),
     canvas("chart-fairness", t("stat_chart_fairness")),
-    el("div", { class: "table-scroll" }, el("table", { class: "data", id: "tower-table" },
+    el("div", { class: "table-scroll", tabindex: 0 }, el("table", { class: "data", id: "tower-table" },
       el("thead", {}, el("tr", {}, el("th", {}), el("th", {}, t("stat_land")), el("th", {}, t("stat_release")),
         el("th", { class: "n" }, t("stat_throws")), el("th", {}, t("stat_fairness")))),
       el("tbody", {}, colours.map((c) => el("tr", { "data-row": c },
@@ -96,7 +96,7 @@ export async function renderOdds(host, settings, onSettings) {
   const parts = [toggle, el("p", { class: "hint" }, t("stat_odds_hint"))];
   if (!r.enough_data) parts.push(notEnough(t("stat_odds_needs")));
   else {
-    parts.push(el("p", { id: "odds-basis" }, t("stat_odds_basis", { n: r.battles })), canvas("chart-calibration", t("stat_chart_calibration")));
+    parts.push(el("p", { id: "odds-basis" }, plural("stat_odds_basis", r.battles)), canvas("chart-calibration", t("stat_chart_calibration")));
   }
   clear(host, parts);
   if (!r.enough_data) return;
@@ -109,7 +109,7 @@ export async function renderOdds(host, settings, onSettings) {
     ] },
     options: {
       scales: { x: { min: 0, max: 100, title: { display: true, text: t("stat_predicted") } }, y: { min: 0, max: 100, title: { display: true, text: t("stat_observed") } } },
-      plugins: { tooltip: { callbacks: { label: (c) => (c.raw.n ? t("stat_calibration_tip", { n: c.raw.n, p: Math.round(c.raw.x), w: Math.round(c.raw.y), lo: Math.round(c.raw.low * 100), hi: Math.round(c.raw.high * 100) }) : "") } } },
+      plugins: { tooltip: { callbacks: { label: (c) => (c.raw.n ? plural("stat_calibration_tip", c.raw.n, { p: Math.round(c.raw.x), w: Math.round(c.raw.y), lo: Math.round(c.raw.low * 100), hi: Math.round(c.raw.high * 100) }) : "") } } },
     },
   });
 }
@@ -131,7 +131,7 @@ export async function renderPeople(host, onChange) {
   }
   clear(host,
     rosterHost,
-    r.people.length ? el("div", { class: "table-scroll" }, el("table", { class: "data", id: "people-table" },
+    r.people.length ? el("div", { class: "table-scroll", tabindex: 0 }, el("table", { class: "data", id: "people-table" },
       el("thead", {}, el("tr", {}, ["", "stat_games", "stat_wins", "stat_average_vp", "stat_luck", "stat_favourite_tribes"].map((k) => el("th", {}, k ? t(k) : "")))),
       el("tbody", {}, r.people.map((p) => el("tr", { "data-person": p.id },
         el("td", {}, p.name), el("td", { class: "n" }, String(p.games)), el("td", { class: "n" }, num(p.wins)),
@@ -157,7 +157,7 @@ export async function renderPeople(host, onChange) {
 
 export async function renderGame(host, games, settings) {
   if (!games.length) { clear(host, notEnough()); return; }
-  const select = el("select", { id: "game-pick", onchange: () => show(Number(select.value)) },
+  const select = el("select", { id: "game-pick", "aria-labelledby": "game-h", onchange: () => show(Number(select.value)) },
     games.slice(0, 300).map((g) => el("option", { value: g.id }, `${g.id}: ${gameTitle(g)}`))); // the latest 300
   const body = el("div", { id: "game-stats" });
   clear(host, select, body);

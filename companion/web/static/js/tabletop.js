@@ -77,7 +77,12 @@ function playerRow(p, i) {
   return el("li", { class: "tt-player", "data-player": `p${i + 1}` },
     el("label", { class: "field" }, t("tt_player_n", { n: i + 1 }),
       el("input", { "data-field": "name", value: p.name, maxlength: 60, autocomplete: "off",
-        oninput: (e) => { p.name = e.target.value; p.person_id = null; } })),
+        oninput: (e) => {
+          p.name = e.target.value;
+          p.person_id = null;
+          // the result rows below name this player as typed (no redraw: the cursor stays)
+          for (const b of document.querySelectorAll(`[data-name-of="p${i + 1}"]`)) b.textContent = p.name.trim() || t("tt_player_n", { n: i + 1 });
+        } })),
     roster,
     form.players.length > s.min_players ? el("button", { type: "button", class: "btn", "aria-label": t("tt_remove_player"),
       onclick: () => { form.players.splice(i, 1); renderForm(); } }, "✕") : null);
@@ -128,6 +133,14 @@ async function submit() {
   }
   const error = $("tt-form-error");
   showError(error, null);
+  // Logged afterwards with both times left at "now": the game would last 0 minutes.
+  if (!s.live && body.ended_at && body.started_at && $("tt-start").value === $("tt-end").value) {
+    showError(error, t("tt_err_same_times"));
+    $("tt-start").setAttribute("aria-invalid", "true");
+    $("tt-start").focus();
+    return;
+  }
+  $("tt-start").removeAttribute("aria-invalid");
   try {
     const game = await api(`${BASE}/games`, { method: "POST", body });
     const file = $("tt-photo")?.files?.[0];

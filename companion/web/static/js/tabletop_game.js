@@ -16,6 +16,17 @@ let game = null;
 // The foil form survives a redraw (a tie is re-rolled with the same powers); rolls start empty.
 const draft = { actor: {}, foiler: {}, actorKey: null, foilerKey: null };
 
+/** The whole number typed into `input`, or null after saying what is wrong with it (letters,
+ *  a fraction, nothing typed): what was typed is never silently dropped. */
+function typedWhole(input) {
+  const text = input.value.trim();
+  const ok = !input.validity.badInput && /^\d+$/.test(text);
+  showError($("tt-error"), ok ? null : t("tt_err_whole_number"));
+  if (!ok) { input.setAttribute("aria-invalid", "true"); input.focus(); return null; }
+  input.removeAttribute("aria-invalid");
+  return Number(text);
+}
+
 async function send(event) {
   showError($("tt-error"), null);
   try {
@@ -43,11 +54,15 @@ function amrtaka() {
     el("div", { class: "row" },
       s.quick_gains.map((n) => el("button", { type: "button", class: "btn tt-quick", disabled: over,
         "data-gain": n, onclick: () => send({ type: "gain", player: p.key, points: n }) }, `+${n}`)),
-      el("input", { type: "number", inputmode: "numeric", min: 1, max: 35, "aria-label": t("tt_other_gain"),
+      // text, not number: a number field drops letters without a word; here they are named
+      el("input", { type: "text", inputmode: "numeric", maxlength: 3, autocomplete: "off", "aria-label": t("tt_other_gain"),
         class: "tt-gain-input", disabled: over, placeholder: "+" }),
       el("button", { type: "button", class: "btn", disabled: over, onclick: (e) => {
-        const value = Number(e.target.previousSibling.value);
-        if (value) send({ type: "gain", player: p.key, points: value });
+        const value = typedWhole(e.target.previousSibling);
+        if (value === null) return;
+        // VP come as 5- and 15-point tokens: another number is asked about, not refused
+        if (value % 5 !== 0 && !confirm(t("tt_confirm_not_fives", { n: value, name: p.name }))) return;
+        send({ type: "gain", player: p.key, points: value });
       } }, t("tt_add")))))),
     el("div", { class: "row sticky-actions" },
       el("button", { type: "button", class: "btn primary big", id: "tt-end-turn", disabled: over,
@@ -61,8 +76,10 @@ function amrtaka() {
 function sideFields(side, who) {
   const field = (key, label) => el("label", { class: "field tt-num" }, label,
     el("input", { type: "number", inputmode: "numeric", min: key === "roll" ? 1 : 0, max: key === "roll" ? 20 : 999,
-      "data-side": side, "data-field": key, placeholder: key === "roll" ? t("tt_app_rolls") : "0",
-      value: key === "roll" ? "" : draft[side][key] ?? "" }));
+      "data-side": side, "data-field": key, placeholder: key === "roll" ? "–" : "0",
+      value: key === "roll" ? "" : draft[side][key] ?? "" }),
+    // said beside the box, not as its placeholder (a narrow box cut it to "app rc")
+    key === "roll" ? el("span", { class: "hint" }, t("tt_app_rolls")) : null);
   return el("fieldset", { class: "panel", "data-side": side }, el("legend", {}, who),
     field("immortal", t("tt_immortal_power")), field("resources", t("tt_resources")),
     field("powers", t("tt_power_cards")), field("roll", t("tt_d20")));
@@ -88,11 +105,14 @@ function wrath() {
       el("div", { class: "big-number", "data-score": p.key }, String(p.score), el("small", {}, ` / ${s.target}`)),
       el("div", { class: "row" }, [-5, -1, 1, 5].map((d) => el("button", { type: "button", class: "btn", disabled: over,
         "data-delta": d, onclick: () => send({ type: "power", player: p.key, delta: d }) }, d > 0 ? `+${d}` : `−${-d}`)),
-      el("input", { type: "number", inputmode: "numeric", min: 0, max: 999, class: "tt-gain-input", disabled: over,
+      el("input", { type: "text", inputmode: "numeric", maxlength: 3, autocomplete: "off", class: "tt-gain-input", disabled: over,
         "aria-label": t("tt_set_power") }),
       el("button", { type: "button", class: "btn", disabled: over, onclick: (e) => {
-        const input = e.target.previousSibling;
-        if (input.value !== "") send({ type: "power", player: p.key, set: Number(input.value) });
+        const value = typedWhole(e.target.previousSibling);
+        if (value === null) return;
+        // 100 power wins at once: a total above it is more likely a typo than a recruit
+        if (value > s.target && !confirm(t("tt_confirm_set_high", { n: value, name: p.name, target: s.target }))) return;
+        send({ type: "power", player: p.key, set: value });
       } }, t("tt_set")))))),
     el("section", { class: "panel", id: "tt-foil" }, el("h2", {}, t("tt_foil")),
       el("p", { class: "muted" }, t("tt_foil_help")),

@@ -19,9 +19,11 @@ export function resultFields(sheet, players, redraw) {
     return el("div", {}, [1, 2].map((act) => el("fieldset", { class: "panel", "data-act": act },
       el("legend", {}, t(`tt_act_${act}`)),
       el("p", { class: "muted" }, t("tt_act_help")),
-      players.map((p, i) => el("div", { class: "row" }, el("b", {}, label(p, i)),
+      act === 2 ? el("p", { class: "muted" }, t("tt_levels_help")) : null,
+      // Act One is played with level I cards only: its levels are the tokens, never asked.
+      players.map((p, i) => el("div", { class: "row" }, el("b", { "data-name-of": p.key }, label(p, i)),
         numberInput(`tokens_${act}`, t("tt_control_tokens"), p.key),
-        numberInput(`levels_${act}`, t("tt_card_levels"), p.key))))));
+        act === 2 ? numberInput(`levels_${act}`, t("tt_card_levels"), p.key) : null)))));
   }
   if (sheet.game === "generic") {
     const modes = ["scores", "ranks", "winners"];
@@ -29,7 +31,7 @@ export function resultFields(sheet, players, redraw) {
       el("div", { class: "row", role: "group" }, modes.map((m) => el("button", {
         type: "button", class: "btn", "data-mode": m, "aria-pressed": sheet.mode === m ? "true" : "false",
         onclick: () => { sheet.mode = m; redraw(); } }, t(`tt_mode_${m}`)))),
-      players.map((p, i) => el("div", { class: "row" }, el("b", {}, label(p, i)),
+      players.map((p, i) => el("div", { class: "row" }, el("b", { "data-name-of": p.key }, label(p, i)),
         sheet.mode === "winners"
           ? el("label", { class: "field inline" }, el("input", { type: "checkbox", "data-field": "winner", "data-player": p.key }), t("tt_won"))
           : numberInput(sheet.mode === "ranks" ? "rank" : "score", t(sheet.mode === "ranks" ? "tt_rank" : "tt_score"), p.key,

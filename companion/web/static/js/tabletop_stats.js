@@ -12,7 +12,7 @@ const show = (v) => (v === null || v === undefined ? "–" : typeof v === "numbe
 const title = (g) => (g.game === "generic" ? g.name : g.game === "immortals" ? t("tt_immortals") : t(`tt_game_${g.game}`));
 
 function table(head, rows) {
-  return el("div", { class: "table-scroll" }, el("table", { class: "data" },
+  return el("div", { class: "table-scroll", tabindex: 0 }, el("table", { class: "data" },
     el("thead", {}, el("tr", {}, head.map((h, i) => el("th", { class: i ? "n" : "" }, h)))),
     el("tbody", {}, rows.map((r) => el("tr", {}, r.map((c, i) => el("td", { class: i ? "n" : "" }, c)))))));
 }

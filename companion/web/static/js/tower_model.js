@@ -2,10 +2,8 @@
 // has the full story). Added beside the camera check; never touches it.
 import { api } from "./api.js";
 import { el, who } from "./dom.js";
-import { t } from "./i18n.js";
-
-const pct = (v) => `${Math.round(v * 100)} %`;
-const iv = (x) => (x ? `${pct(x.estimate)} (${pct(x.low)}–${pct(x.high)})` : "–");
+import { t, plural } from "./i18n.js";
+import { rateText as iv } from "./charts.js";
 
 async function show() {
   const main = document.getElementById("main");
@@ -16,7 +14,7 @@ async function show() {
     const r = await api("/api/stats/tower");
     if (!r.enough_data) { box.append(el("p", { class: "muted not-enough" }, t("stat_not_enough"), " ", t("stat_tower_needs"))); return; }
     const m = r.model;
-    box.append(el("p", {}, t("stat_tower_basis", { throws: m.throws, battles: m.battles })),
+    box.append(el("p", {}, plural("stat_tower_basis", m.battles, { throws: m.throws })),
       el("table", { class: "data" },
         el("thead", {}, el("tr", {}, el("th", {}), el("th", {}, t("stat_land")), el("th", {}, t("stat_release")))),
         el("tbody", {}, Object.entries(m.colours).map(([c, f]) => el("tr", { "data-row": c },

@@ -83,12 +83,17 @@ function render() {
           oninput: (e) => { seat.name = e.target.value; renderFirst(); } })),
       tribeSelect("light", seat, i),
       tribeSelect("dark", seat, i)),
-    el("div", { class: "colour-pick", role: "radiogroup", "aria-label": t("colour") },
-      COLOURS.map((c) => el("button", {
-        type: "button", class: "btn", "data-colour": c, "aria-pressed": seat.color === c ? "true" : "false",
-        disabled: seats.some((s, j) => j !== i && s.color === c),
-        onclick: () => { seat.color = c; render(); },
-      }, el("span", { class: `swatch c-${c}`, "aria-hidden": "true" }), colourName(c)))),
+    // Every colour can be tapped: one another seat has is swapped with this seat's (with five
+    // players every colour is taken, and a seat's colour must still be changeable).
+    el("div", { class: "colour-pick", role: "group", "aria-label": t("colour_of", { n: i + 1 }) },
+      COLOURS.map((c) => {
+        const other = seats.find((s, j) => j !== i && s.color === c);
+        return el("button", {
+          type: "button", class: "btn", "data-colour": c, "aria-pressed": seat.color === c ? "true" : "false",
+          title: other ? t("colour_swap", { name: other.name || colourName(c) }) : null,
+          onclick: () => { if (other) other.color = seat.color; seat.color = c; render(); },
+        }, el("span", { class: `swatch c-${c}`, "aria-hidden": "true" }), colourName(c), other ? " ⇄" : "");
+      })),
     el("div", { class: "row" },
       el("button", { type: "button", class: "btn", disabled: i === 0, "aria-label": t("seat_up"), onclick: () => move(i, -1) }, "↑ " + t("seat_up")),
       el("button", { type: "button", class: "btn", disabled: i === seats.length - 1, "aria-label": t("seat_down"), onclick: () => move(i, 1) }, "↓ " + t("seat_down")),
@@ -116,20 +121,48 @@ function move(i, delta) {
   render();
 }
 
-/** Client-side checks mirror the server's so the player learns at once; the server still decides. */
+/** Client-side checks mirror the server's so the player learns at once; the server still decides.
+ *  A problem names the seat and which of its fields to fix: {message, seat?, field?}. */
 function problems() {
-  if (seats.length < 3 || seats.length > 5) return t("err_player_count");
-  for (const s of seats) {
-    if (!s.name.trim()) return t("err_player_name");
-    if (!s.light_tribe || !s.dark_tribe) return t("err_tribes", { name: s.name || colourName(s.color) });
+  if (seats.length < 3 || seats.length > 5) return { message: t("err_player_count") };
+  const seen = new Map(); // name as compared (the server's rule: capitals and spacing do not count) → seat
+  for (const [i, s] of seats.entries()) {
+    if (!s.name.trim()) return { message: t("err_seat_name", { n: i + 1 }), seat: i, field: "name" };
+    const key = s.name.trim().split(/\s+/).join(" ").toLowerCase();
+    if (seen.has(key)) return { message: t("err_seat_name_twice", { a: seen.get(key) + 1, b: i + 1, name: s.name.trim() }), seat: i, field: "name" };
+    seen.set(key, i);
+    for (const realm of ["light", "dark"]) {
+      if (!s[`${realm}_tribe`]) return { message: t("err_tribes", { name: s.name }), seat: i, field: `${realm}_tribe` };
+    }
   }
   for (const realm of ["light", "dark"]) {
-    const picked = seats.map((s) => s[`${realm}_tribe`]);
-    if (new Set(picked).size !== picked.length) return t("err_tribe_twice");
+    for (const [i, s] of seats.entries()) {
+      const j = seats.findIndex((o) => o[`${realm}_tribe`] === s[`${realm}_tribe`]);
+      if (j !== i) {
+        const tribe = board.tribes[realm].find((x) => x.id === s[`${realm}_tribe`]);
+        return { message: t("err_seat_tribe_twice", { tribe: tribe ? displayName(tribe) : s[`${realm}_tribe`], a: seats[j].name || j + 1, b: s.name || i + 1 }),
+          seat: i, field: `${realm}_tribe` };
+      }
+    }
   }
   const rounds = Number($("rounds").value);
-  if (!Number.isInteger(rounds) || rounds < 1) return t("err_rounds");
+  if (!Number.isInteger(rounds) || rounds < 1) return { message: t("err_rounds_whole"), field: "rounds" };
   return null;
+}
+
+let marked = null; // the field a problem points at: {seat, field}
+
+/** Mark the field of `problem` (aria-invalid, red border) and put the cursor there. */
+function markProblem(problem) {
+  for (const node of document.querySelectorAll("#wizard [aria-invalid]")) node.removeAttribute("aria-invalid");
+  marked = problem?.field ? problem : null;
+  if (!marked) return;
+  const node = marked.seat === undefined ? $("rounds")
+    : document.querySelector(`#seats li[data-seat="${marked.seat}"] [data-field="${marked.field}"]`);
+  if (!node) return;
+  node.setAttribute("aria-invalid", "true");
+  node.setAttribute("aria-describedby", "wizard-error");
+  node.focus();
 }
 
 let createKey = { body: null, key: null }; // Idempotency-Key of the set-up last sent
@@ -137,7 +170,8 @@ let createKey = { body: null, key: null }; // Idempotency-Key of the set-up last
 async function submit(event) {
   event.preventDefault();
   const problem = problems();
-  showError($("wizard-error"), problem);
+  showError($("wizard-error"), problem?.message);
+  markProblem(problem);
   if (problem) return;
   $("start-game").disabled = true;
   try {

@@ -72,8 +72,10 @@ export function describeEvent(event, ctx) {
   const known = [`ev_${type}`, `act_${type}`].find((k) => t(k) !== k);
   const name = known ? t(known) : type.replaceAll("_", " ");
   const cmd = event.command || {};
-  const who = cmd.player ? ` — ${colourName(cmd.player)}` : "";
-  const region = cmd.target || cmd.region;
+  const playerName = cmd.player ? ctx?.state?.player?.(cmd.player)?.name : null;
+  const who = cmd.player ? ` — ${playerName ? `${playerName} (${colourName(cmd.player)})` : colourName(cmd.player)}` : "";
+  // A step the board completed (the start region the board knows) names the region it changed.
+  const region = cmd.target || cmd.region || (event.effects || []).find((e) => e.op === "armies")?.region;
   const where = region ? `: ${regionName(ctx?.board, region)}` : "";
   const seq = event.seq ? `#${event.seq} ` : "";
   return `${seq}${name}${who}${where}`;
