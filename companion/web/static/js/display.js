@@ -18,6 +18,7 @@ let gameId = fixed;
 let board = null;
 let lastPhoto = null;
 let refreshing = null;
+let again = false; // a change arrived while reading: read once more after this one
 
 async function pickGame() {
   const games = await api("/api/games");
@@ -74,7 +75,7 @@ function renderScores(s) {
 }
 
 async function refresh() {
-  if (refreshing) return refreshing;
+  if (refreshing) { again = true; return refreshing; }
   refreshing = (async () => {
     try {
       if (!fixed) {
@@ -101,6 +102,7 @@ async function refresh() {
       showError($("display-error"), err);
     } finally {
       refreshing = null;
+      if (again) { again = false; refresh(); }
     }
   })();
   return refreshing;
