@@ -16,6 +16,7 @@ which the tower's interior estimate of that colour never fell to zero (said so o
 
 from __future__ import annotations
 
+import copy
 import threading
 from collections import OrderedDict
 from collections.abc import Mapping, Sequence
@@ -54,6 +55,7 @@ class Replayer:
         self.rules = rules or EngineRules()
         self._lock = threading.Lock()
         self._events: OrderedDict[int, tuple[int, list[dict[str, Any]], list[str]]] = OrderedDict()
+        self._reviews: OrderedDict[int, tuple[tuple[Any, ...], dict[str, Any]]] = OrderedDict()
 
     def events(self, game_id: int) -> tuple[list[dict[str, Any]], list[str]]:
         """``(payloads, created_at)`` of every event of the game, oldest first."""
@@ -74,6 +76,19 @@ class Replayer:
             while len(self._events) > _CACHED:
                 self._events.popitem(last=False)
         return payloads, times
+
+    def kept_review(self, game_id: int, key: tuple[Any, ...]) -> dict[str, Any] | None:
+        """The review computed for ``key`` (the game's version and kept odds), if still kept."""
+        with self._lock:
+            found = self._reviews.get(game_id)
+        return found[1] if found is not None and found[0] == key else None
+
+    def keep_review(self, game_id: int, key: tuple[Any, ...], review: dict[str, Any]) -> None:
+        with self._lock:
+            self._reviews[game_id] = (key, review)
+            self._reviews.move_to_end(game_id)
+            while len(self._reviews) > _CACHED:
+                self._reviews.popitem(last=False)
 
     def state_at(self, game_id: int, version: int) -> Any:
         """The game's state after its first ``version`` events (1 = just started)."""
@@ -219,17 +234,30 @@ def tower_stays(payloads: Sequence[Mapping[str, Any]], steps: Sequence[Mapping[s
 
 
 def game_review(log: GameLog, game_id: int, replayer: Replayer | None = None) -> dict[str, Any]:
-    """Everything the review page shows but the per-version states (see the module docstring)."""
+    """Everything the review page shows but the per-version states (see the module docstring).
+
+    Kept by the replayer until the game or its kept odds change (a fresh copy each call)."""
     replayer = replayer or Replayer(log)
-    summary = log.game(game_id)
     payloads, times = replayer.events(game_id)
+    odds = _kept_odds(log, game_id)
+    key = (len(payloads), tuple(sorted(odds)))
+    kept = replayer.kept_review(game_id, key)
+    if kept is None:
+        kept = _review(log, game_id, replayer.rules, payloads, times, odds)
+        replayer.keep_review(game_id, key, kept)
+    return copy.deepcopy(kept)
+
+
+def _review(log: GameLog, game_id: int, rules: Rules, payloads: list[dict[str, Any]],
+            times: list[str], odds: Mapping[int, Mapping[str, Any]]) -> dict[str, Any]:
+    summary = log.game(game_id)
     try:
-        state, steps = _walk(replayer.rules, payloads)
+        state, steps = _walk(rules, payloads)
     except Exception as exc:
         raise GameUnreadableError(game_id, str(exc) or type(exc).__name__) from exc
     undone = _undone(payloads)
     rounds = {i + 1: s["round"] for i, s in enumerate(steps)}
-    fought = battles(payloads, times, _kept_odds(log, game_id), rounds)
+    fought = battles(payloads, times, odds, rounds)
     upsets = sorted((b for b in fought if b["chance_of_result"] is not None
                      and b["chance_of_result"] < UPSET_BELOW),
                     key=lambda b: (b["chance_of_result"], b["seq"]))[:TOP_UPSETS]

@@ -7,7 +7,7 @@ import { api, getGame } from "./api.js";
 import { normaliseBoard, regionName } from "./board.js";
 import { renderRealms } from "./board_view.js";
 import { el, clear, who, cubeList, showError } from "./dom.js";
-import { t, colourName } from "./i18n.js";
+import { t, colourName, gameTitle } from "./i18n.js";
 import { subscribe } from "./live.js";
 import { normaliseState } from "./state.js";
 import { battleSentences } from "./words.js";
@@ -87,7 +87,7 @@ async function refresh() {
       const answer = await getGame(gameId);
       const s = normaliseState(answer.state);
       if (!board) board = normaliseBoard(answer.state.board);
-      $("display-title").textContent = answer.state.title || t("display_title");
+      $("display-title").textContent = gameTitle({ title: answer.state.title, players: answer.state.players });
       $("display-round").textContent = t("display_round_of", { n: s.round ?? 0, total: s.rounds ?? "–" });
       $("display-phase").textContent = phaseWords(s);
       clear($("display-turn"), s.finished ? t("display_over") : s.active ? [t("display_turn"), " ", who(s.active, nameOf(s, s.active))] : "");
