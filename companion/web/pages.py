@@ -131,3 +131,10 @@ def review(game_id: int) -> Response:
 def display(game_id: int | None = None) -> Response:
     """The table display for a TV: read-only, large type, follows the game live (no PIN)."""
     return _render("display.html", "display", "display.js", game_id=game_id)
+
+
+@bp.get("/recap")
+@bp.get("/recap/<night>")
+def recap(night: str | None = None) -> Response:
+    """One evening's games of every kind, facts, and its share (HTML file, PNG card)."""
+    return _render("recap.html", "night", "recap.js", night=night)

@@ -51,3 +51,18 @@ class Review(Answer):
     turning_points: dict[str, Any] = Field(description="{upsets: [battle seq], lead_changes: "
                                            "[{round, from, to, vp}], tower_stays: [{color, "
                                            "throws, from_round, to_round, …}]}.")
+
+
+class RecapNight(Answer):
+    night: str = Field(description="The evening, YYYY-MM-DD.")
+    games: int
+
+
+class Recap(Answer):
+    night: str
+    games: list[dict[str, Any]] = Field(description="Every game, oldest first: {kind (immortals | "
+                                        "tabletop), id, name, title, status, started_at, ended_at, "
+                                        "minutes, photo, players: [{name, score, winner}], "
+                                        "battles, upsets}.")
+    players: list[str]
+    facts: list[dict[str, Any]] = Field(description="Sentences as catalogue messages {key, params}.")
