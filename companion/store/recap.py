@@ -58,6 +58,11 @@ def recap_nights(log: GameLog) -> list[dict[str, Any]]:
     return [{"night": k, "games": n} for k, n in sorted(counts.items(), reverse=True)]
 
 
+def _joined(names: list[str]) -> str:
+    """How :func:`companion.store.rules.game_title` names a game after its players."""
+    return f"{', '.join(names[:-1])} and {names[-1]}" if len(names) > 1 else (names[0] if names else "")
+
+
 def _battle(b: Mapping[str, Any], names: Mapping[str, str]) -> dict[str, Any]:
     return {"seq": b["seq"], "round": b["round"], "attacker": b["attacker"], "defender": b["defender"],
             "attacker_name": names.get(b["attacker"], b["attacker"]),
@@ -73,8 +78,12 @@ def _immortals(log: GameLog, night: str, replayer: Replayer) -> list[dict[str, A
         winners = (g.result or {}).get("winners") or []
         names = {p["color"]: p.get("name") or p["color"] for p in g.players}
         review = game_review(log, g.id, replayer)
+        # A game without its own title is named after its players (companion.store.rules): the
+        # reader's language joins the names ("Ani, Ben und Cleo"), not the stored English.
+        own = g.title != _joined(list(names.values()))
         out.append({
-            "kind": "immortals", "id": g.id, "game": "immortals", "name": "Immortals", "title": g.title,
+            "kind": "immortals", "id": g.id, "game": "immortals", "name": "Immortals",
+            "title": g.title if own else None, "title_names": None if own else list(names.values()),
             "status": g.status, "started_at": g.created_at, "ended_at": g.finished_at,
             "minutes": minutes(g.created_at, g.finished_at), "photo": None,
             "players": [{"name": names[p["color"]], "color": p["color"], "score": p.get("vp"),
@@ -87,6 +96,7 @@ def _immortals(log: GameLog, night: str, replayer: Replayer) -> list[dict[str, A
 
 def _tabletop(log: GameLog, night: str) -> list[dict[str, Any]]:
     return [{"kind": "tabletop", "id": g["id"], "game": g["game"], "name": g["name"], "title": g["name"],
+             "title_names": None,
              "status": g["status"], "started_at": g["started_at"], "ended_at": g["ended_at"],
              "minutes": g["minutes"], "photo": g["id"] if g["photo"] else None,
              "players": [{"name": p["name"], "score": p["score"], "winner": p["winner"]} for p in g["players"]],
@@ -132,7 +142,8 @@ def facts(games: list[dict[str, Any]]) -> list[dict[str, Any]]:
     timed = [g for g in games if g["minutes"] is not None]
     if len(timed) > 1:
         longest = max(timed, key=lambda g: g["minutes"])
-        out.append({"key": "recap_fact_longest", "params": {"game": longest["title"], "minutes": longest["minutes"]}})
+        out.append({"key": "recap_fact_longest", "params": {"game": longest["title"] or longest["title_names"],
+                                                             "minutes": longest["minutes"]}})
     battles = [b for g in games for b in g["battles"]]
     if battles:
         out.append({"key": "recap_fact_battles", "params": {

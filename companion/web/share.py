@@ -84,12 +84,12 @@ def wanted_pictures(recap: Mapping[str, Any], battle_photo: Callable[[str], Path
     wanted: dict[str, tuple[Path | None, dict[str, Any]]] = {}
     for g in recap["games"]:
         if g["kind"] == "tabletop" and g["photo"] is not None:
-            wanted[f"table-{g['id']}"] = (table_photo(g["id"]), {"what": "table", "game": g["title"]})
+            wanted[f"table-{g['id']}"] = (table_photo(g["id"]), {"what": "table", "game": g["title"] or g["title_names"]})
         for b in g["battles"]:
             if b["reading_id"]:
                 wanted[f"battle-{g['id']}-{b['seq']}"] = (
                     battle_photo(b["reading_id"]),
-                    {"what": "battle", "game": g["title"], "round": b["round"], "seq": b["seq"]})
+                    {"what": "battle", "game": g["title"] or g["title_names"], "round": b["round"], "seq": b["seq"]})
     return wanted
 
 
@@ -100,11 +100,18 @@ def share_html(recap: Mapping[str, Any], wanted: Mapping[str, tuple[Path | None,
     for quality in QUALITIES:
         pics = pictures(wanted, quality)
         text = render_template("recap_share.html", recap=recap, pics=pics, lang=lang, css=css,
-                               t=_Words(lang), facts=[fact_text(f, lang) for f in recap["facts"]],
+                               t=_Words(lang), title_of=lambda g: title_of(g, lang), facts=[fact_text(f, lang) for f in recap["facts"]],
                                data=json.dumps(recap, ensure_ascii=False)).encode("utf-8")
         if len(text) <= MAX_BYTES:
             return text
     return text  # at the lowest quality; the photos of 40 battles take well under 2 MB
+
+
+def title_of(game: Mapping[str, Any], lang: str) -> str:
+    """The game's own title, else its players' names joined in ``lang``."""
+    from companion.messages import join
+
+    return game["title"] or join(game.get("title_names") or [], lang)
 
 
 def fact_text(fact: Mapping[str, Any], lang: str) -> str:
@@ -151,7 +158,7 @@ def card_png(recap: Mapping[str, Any], lang: str) -> bytes:
     body, small = _font(30), _font(26)
     for g in recap["games"][:6]:
         winners = [p["name"] for p in g["players"] if p["winner"]]
-        line = g["title"] + " — " + (words("recap_won_by", names=", ".join(winners)) if winners
+        line = title_of(g, lang) + " — " + (words("recap_won_by", names=", ".join(winners)) if winners
                                      else words("recap_no_winner"))
         draw.text((48, y), _fit(draw, line, body, width - 96), font=body, fill=(255, 255, 255))
         y += 44

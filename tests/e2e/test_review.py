@@ -150,3 +150,48 @@ def test_display_without_a_game_number_follows_the_game_being_played(open_page, 
     expect(page.locator("body")).to_have_attribute("data-version", "2")
     assert page.js_errors == []
     tablet.close()
+
+
+@pytest.fixture(scope="module")
+def evening(server, browser: Browser, game) -> str:
+    """The evening of ``game`` with an Azul game of the game-night log beside it."""
+    context = browser.new_context()
+    answer = context.request.post(f"{server.url}/api/tabletop/games", data={
+        "game": "generic", "name": "Azul", "players": ["Ani", "Jürgen"],
+        "events": [{"type": "result", "winners": ["p2"]}]})
+    assert answer.status == 201, answer.text()
+    nights = context.request.get(f"{server.url}/api/recap").json()
+    context.close()
+    return nights[0]["night"]
+
+
+@pytest.mark.parametrize(("size", "lang"), CASES)
+def test_recap_shows_the_evening_and_its_share_opens_offline(open_page, browser, server, evening, size,
+                                                          lang, shots, tmp_path):
+    page = open_page(f"/recap/{evening}?lang={lang}", size)
+    expect(page.locator("body")).to_have_attribute("data-ready", "yes")
+    expect(page.locator(".recap-game")).to_have_count(2)
+    expect(page.locator(".recap-game[data-kind=tabletop]")).to_contain_text("Jürgen")
+    expect(page.locator("#recap-facts li").first).to_contain_text("Jürgen")  # most wins tonight
+    expect(page.locator("#recap-title")).to_contain_text("Spieleabend" if lang == "de" else "Game night")
+    fits(page)
+    shots(page, f"recap-{size}-{lang}")
+    with page.expect_download() as download:
+        page.locator("#share-html").click()
+    saved = tmp_path / "evening.html"
+    download.value.save_as(saved)
+    offline = browser.guest_context(viewport=SIZES[size], offline=True)  # a phone without internet
+    phone = offline.new_page()
+    phone.goto(saved.as_uri())
+    expect(phone.locator("h1")).to_contain_text("Spieleabend" if lang == "de" else "Game night")
+    phone.locator("details summary").first.click()
+    image = phone.locator(".battle img").first
+    expect(image).to_be_visible()
+    assert image.evaluate("i => i.complete && i.naturalWidth > 0")
+    assert phone.evaluate("document.scrollingElement.scrollWidth - window.innerWidth") <= 0
+    shots(phone, f"share-{size}-{lang}")
+    offline.close()
+    card = page.request.get(f"{server.url}/api/recap/{evening}/card.png?lang={lang}")
+    assert card.ok and card.headers["content-type"] == "image/png"
+    (shots.folder / f"review-card-{lang}.png").write_bytes(card.body())
+    assert page.js_errors == []

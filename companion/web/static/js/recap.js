@@ -8,17 +8,19 @@ import { t, LANG, list } from "./i18n.js";
 const $ = (id) => document.getElementById(id);
 const asked = $("recap").dataset.night;
 
-const fact = (f) => t(f.key, f.params);
+// A list parameter (the players a game is named after) is joined in the page's language.
+const fact = (f) => t(f.key, Object.fromEntries(Object.entries(f.params).map(([k, v]) => [k, Array.isArray(v) ? list(v) : v])));
+const titleOf = (g) => g.title ?? list(g.title_names || []);
 
 function gameCard(g) {
   const winners = g.players.filter((p) => p.winner).map((p) => p.name);
   const link = g.kind === "immortals" ? `/games/${g.id}/review` : `/night/games/${g.id}`;
   return el("article", { class: "panel recap-game", "data-kind": g.kind, "data-id": g.id },
-    el("h2", {}, el("a", { href: link }, g.title), g.title !== g.name ? el("small", {}, ` (${g.name})`) : null),
+    el("h2", {}, el("a", { href: link }, titleOf(g)), titleOf(g) !== g.name ? el("small", {}, ` (${g.name})`) : null),
     el("p", { class: "muted" }, g.minutes !== null ? t("recap_minutes", { n: g.minutes }) : t("recap_not_finished"),
       winners.length ? [" · ", t("recap_won_by", { names: list(winners) })] : ""),
     el("table", { class: "recap-players" }, el("tbody", {}, g.players.map((p) => el("tr", { class: p.winner ? "winner" : "" },
-      el("td", {}, p.name), el("td", {}, p.score ?? "–"), el("td", {}, p.winner ? `🏆 ${t("recap_winner")}` : ""))))),
+      el("td", {}, p.name), el("td", {}, p.score ?? "–"), el("td", {}, p.winner ? `★ ${t("recap_winner")}` : ""))))),
     g.photo !== null ? el("img", { class: "table-photo", src: `/api/tabletop/games/${g.id}/photo`, alt: t("recap_table_photo"), loading: "lazy" }) : null,
     g.battles.length ? el("p", {}, el("a", { href: link }, t("recap_battles_of", { n: g.battles.length }))) : null);
 }
