@@ -9,18 +9,16 @@ touch, the battle's photo once it is counted, and never the PIN.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
-from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from .helpers import Shots
+from .test_layout import SIZES, open_page  # noqa: F401 — the fixture, shared
 from .test_two_tablets import Api
 
 pytestmark = pytest.mark.e2e
 
-SIZES = {"phone": {"width": 390, "height": 844}, "tablet": {"width": 1280, "height": 800}}
 CASES = [(size, lang) for size in SIZES for lang in ("en", "de")]
 STEPS = {"actions": lambda s: {"type": "pass", "player": s["turn"], "compensation": "gold"},
          "scoring": lambda s: {"type": "score_round"},
@@ -49,25 +47,6 @@ def game(server, browser: Browser) -> int:
         api.do(g, **STEPS[s["phase"]](s))
     context.close()
     return g
-
-
-@pytest.fixture
-def open_page(server, browser: Browser) -> Iterator[Callable[..., Page]]:
-    contexts = []
-
-    def _open(path: str, size: str, guest: bool = False) -> Page:
-        make = browser.guest_context if guest else browser.new_context
-        context = make(viewport=SIZES[size])
-        contexts.append(context)
-        page = context.new_page()
-        page.js_errors = []
-        page.on("pageerror", lambda e: page.js_errors.append(str(e)))
-        page.goto(server.url + path)
-        return page
-
-    yield _open
-    for context in contexts:
-        context.close()
 
 
 def fits(page: Page) -> None:
@@ -195,3 +174,16 @@ def test_recap_shows_the_evening_and_its_share_opens_offline(open_page, browser,
     assert card.ok and card.headers["content-type"] == "image/png"
     (shots.folder / f"review-card-{lang}.png").write_bytes(card.body())
     assert page.js_errors == []
+
+
+def test_review_of_a_running_game_takes_in_new_steps(open_page, browser, server):
+    tablet = browser.new_context()
+    api = Api(tablet, server.url)
+    g = api.new_game()
+    page = open_page(f"/games/{g}/review", "tablet", guest=True)  # watching needs no PIN
+    expect(page.locator("body")).to_have_attribute("data-version", "1")
+    api.do(g, type="deploy_start", player="red", armies=6)  # on another device
+    expect(page.locator("#step-range")).to_have_attribute("max", "2")
+    expect(page.locator("body")).to_have_attribute("data-version", "2")  # the reader was at the end
+    assert page.js_errors == []
+    tablet.close()

@@ -7,6 +7,7 @@ import { renderRealms, renderPlayerTable, renderTower } from "./board_view.js";
 import { draw, COLOUR_HEX, percent } from "./charts.js";
 import { el, clear, who, cubeList, showError } from "./dom.js";
 import { t, colourName, list } from "./i18n.js";
+import { subscribe } from "./live.js";
 import { normaliseState } from "./state.js";
 import { describeEvent } from "./words.js";
 
@@ -166,6 +167,22 @@ function keys(e) {
   else if (e.key === "End") { e.preventDefault(); show(ctx.review.version); }
 }
 
+/** A running game moved on: take the new steps in; a reader at the last step follows along. */
+async function grow() {
+  const atEnd = wanted === ctx.review.version;
+  const review = await api(`/api/games/${gameId}/review`);
+  take(review);
+  if (atEnd) await show(review.version);
+}
+
+function take(review) {
+  ctx.review = review;
+  $("step-range").max = String(review.version);
+  renderChart(review);
+  renderTurningPoints(review);
+  renderBattles(review);
+}
+
 async function init() {
   try {
     const review = await api(`/api/games/${gameId}/review`);
@@ -174,16 +191,14 @@ async function init() {
     ctx.names = new Map(review.players.map((p) => [p.color, p.name]));
     $("review-title").textContent = t("review_title_of", { title: review.title });
     const range = $("step-range");
-    range.max = String(review.version);
     range.addEventListener("input", () => show(Number(range.value)));
     $("step-first").addEventListener("click", () => show(1));
     $("step-prev").addEventListener("click", () => show(wanted - 1));
     $("step-next").addEventListener("click", () => show(wanted + 1));
     $("step-last").addEventListener("click", () => show(review.version));
     document.addEventListener("keydown", keys);
-    renderChart(review);
-    renderTurningPoints(review);
-    renderBattles(review);
+    take(review);
+    if (review.status !== "finished") subscribe(gameId, { state: (d) => { if (d.version > ctx.review.version) grow().catch(() => {}); } });
     const start = Number(new URLSearchParams(location.search).get("step")) || review.version;
     await show(start);
     document.body.dataset.ready = "yes";
