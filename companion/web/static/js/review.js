@@ -6,7 +6,7 @@ import { normaliseBoard, regionName } from "./board.js";
 import { renderRealms, renderPlayerTable, renderTower } from "./board_view.js";
 import { draw, COLOUR_HEX, percent } from "./charts.js";
 import { el, clear, who, cubeList, showError } from "./dom.js";
-import { t, colourName, list } from "./i18n.js";
+import { t, colourName, list, gameTitle } from "./i18n.js";
 import { subscribe } from "./live.js";
 import { normaliseState } from "./state.js";
 import { describeEvent } from "./words.js";
@@ -150,7 +150,7 @@ function renderChart(review) {
     data: { labels: rounds.map((r) => t("review_round", { n: r })),
       datasets: review.players.map((p) => ({ label: p.name || colourName(p.color), data: review.vp_chart.map((pt) => pt.vp[p.color] ?? 0),
         borderColor: COLOUR_HEX[p.color], backgroundColor: COLOUR_HEX[p.color], borderWidth: 3, tension: 0 })) },
-    options: { scales: { y: { beginAtZero: true, title: { display: true, text: t("vp") } } } },
+    options: { scales: { y: { beginAtZero: true, ticks: { precision: 0 }, title: { display: true, text: t("vp") } } } },
   });
   // The same numbers as a table: colour is never the only cue, and screen readers get them.
   clear($("vp-table"), el("table", { class: "vp-table" },
@@ -189,7 +189,7 @@ async function init() {
     ctx.review = review;
     ctx.board = normaliseBoard(review.board);
     ctx.names = new Map(review.players.map((p) => [p.color, p.name]));
-    $("review-title").textContent = t("review_title_of", { title: review.title });
+    $("review-title").textContent = t("review_title_of", { title: gameTitle(review) });
     const range = $("step-range");
     range.addEventListener("input", () => show(Number(range.value)));
     $("step-first").addEventListener("click", () => show(1));
