@@ -118,3 +118,23 @@ def tower() -> Response:
 def camera_setup() -> Response:
     """Camera set-up: live picture, tray outline, one tap per colour, check, saved calibrations."""
     return _render("camera_setup.html", "tower", "camera_setup.js")
+
+
+@bp.get("/games/<int:game_id>/review")
+def review(game_id: int) -> Response:
+    """A game's review: step through every event, battles with photos and odds, turning points."""
+    return _render("review.html", "games", "review.js", game_id=game_id)
+
+
+@bp.get("/display")
+@bp.get("/games/<int:game_id>/display")
+def display(game_id: int | None = None) -> Response:
+    """The table display for a TV: read-only, large type, follows the game live (no PIN)."""
+    return _render("display.html", "display", "display.js", game_id=game_id)
+
+
+@bp.get("/recap")
+@bp.get("/recap/<night>")
+def recap(night: str | None = None) -> Response:
+    """One evening's games of every kind, facts, and its share (HTML file, PNG card)."""
+    return _render("recap.html", "night", "recap.js", night=night)

@@ -48,8 +48,10 @@ def games(server, browser: Browser) -> dict[str, int]:
 def open_page(server, browser: Browser) -> Iterator[Callable[..., Page]]:
     contexts = []
 
-    def _open(path: str, size: str = "tablet", locale: str = "en-US") -> Page:
-        context = browser.new_context(viewport=SIZES[size], locale=locale)
+    def _open(path: str, size: str = "tablet", locale: str = "en-US", guest: bool = False) -> Page:
+        """``guest``: a device that has not entered the PIN (a TV, a spectator)."""
+        make = browser.guest_context if guest else browser.new_context
+        context = make(viewport=SIZES[size], locale=locale)
         contexts.append(context)
         page = context.new_page()
         page.js_errors = []

@@ -18,7 +18,8 @@ def register_api(app: Flask) -> None:
     from companion.web.api.spec import install
 
     install(app)  # bounded ids and Allow on 405, before any route exists
-    from companion.web.api import nights
+    from companion.web.api import nights, recap, review
 
-    for module in (meta, games, battle, tower, board, stats, people, events, camera_setup, nights):
+    for module in (meta, games, battle, tower, board, stats, people, events, camera_setup, nights,
+                   review, recap):
         app.register_blueprint(module.bp)
