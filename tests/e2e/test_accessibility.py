@@ -62,6 +62,9 @@ PAGES: list[tuple[str, Callable[[dict], str], str, Callable[[Page], None] | None
     ("night-done", lambda p: f"/night/games/{p['night_done']}", "body[data-tt-ready='yes']", None),
     ("tower", lambda p: "/tower", "#tower-status *", None),
     ("camera", lambda p: "/tower/camera", "#camera-image[data-live='1']", None),
+    ("review", lambda p: f"/games/{p['battle']}/review", "body[data-ready='yes']", None),
+    ("display", lambda p: f"/games/{p['actions']}/display", "body[data-ready='yes']", None),
+    ("recap", lambda p: "/recap", "body[data-ready='yes']", None),
 ]
 
 
