@@ -121,6 +121,7 @@ _NOT_WORDS = re.compile(r"\S+\.(?:csv|json|toml|jpg)\b")  # file names (ids on s
 
 
 def english_words(text: str, names: set[str]) -> list[str]:
+    text = text.replace("\u00ad", "")  # a soft hyphen only marks where a word may break ("Startspieler­marker")
     for name in sorted(names, key=len, reverse=True):
         text = text.replace(name, " ")
     text = _NOT_WORDS.sub(" ", text)
