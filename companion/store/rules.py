@@ -94,7 +94,7 @@ class EngineRules:
         from companion.game.reading import stale_message
 
         names = {p.color: p.name for p in getattr(state, "players", ())}
-        return stale_message(list(missed), names=names)
+        return stale_message(list(missed), names=names, board=getattr(state, "board", None))
 
 
 # -- projections of companion.game's GameState ------------------------------------------------

@@ -152,7 +152,7 @@ def test_a_correction_on_one_tablet_appears_on_the_others_and_a_stale_apply_is_r
     expect_version(b, corrected)
     expect(b.locator('#count-editor .count-row[data-colour="red"] output.val')).to_have_text(str(red + 2))
     expect(b.locator("#reading-changes li").first).to_contain_text(f"Red: {red + 1} → {red + 2} (another tablet)")
-    expect(b.locator("#news")).to_have_text(f"Red was corrected to {red + 2}")
+    expect(b.locator("#news")).to_have_text(f"Red was corrected to {red + 2}.")
     expect(b.locator('#count-editor [data-camera="red"]')).to_have_text(f"camera: {red}")
 
     # C never heard of it and applies the old reading: refused, nothing applied, and C is told
@@ -181,6 +181,24 @@ def test_a_correction_on_one_tablet_appears_on_the_others_and_a_stale_apply_is_r
     resolve = export["events"][-1]["payload"]
     assert resolve["type"] == "resolve_battle" and resolve["reading"].get("red", 0) == red + 2
     assert resolve["camera_counts"] == state["reading"]["camera"]
+
+
+def test_the_info_line_says_in_a_sentence_who_did_what_where(server, tablets):
+    """Issue 24: the line said "dirk: attack" and "resolve battle"; German says it in German."""
+    a = tablets()
+    api = Api(a.context, server.url)
+    game = api.new_game()
+    api.to_actions(game)
+    a.goto(f"{server.url}/games/{game}")
+    b = tablets(f"{server.url}/games/{game}?lang=de")
+    for page in (a, b):
+        live(page)
+    api.to_attack(game)
+    expect(a.locator("#news")).to_have_text("Dirk attacks White Falls (light) with 3 armies.")
+    expect(b.locator("#news")).to_have_text("Dirk greift White Falls (Lichtwelt) mit 3 Armeen an.")
+    api.do(game, type="resolve_battle", counts={"red": 3}, accept_impossible=True)
+    expect(a.locator("#news")).to_have_text("The battle for White Falls (light) was resolved: Dirk wins.")
+    expect(b.locator("#news")).to_have_text("Der Kampf um White Falls (Lichtwelt) wurde ausgewertet: Dirk gewinnt.")
 
 
 def test_a_half_filled_form_survives_a_command_from_another_tablet(server, tablets):
@@ -318,7 +336,7 @@ def test_a_dropped_stream_catches_up_before_the_tablet_can_act(server, tablets):
     expect_version(a, v + 2)
     expect(a.locator("#catching-up")).to_be_hidden()
     assert a.evaluate("document.getElementById('panel').inert") is False
-    expect(a.locator("#news")).to_contain_text(re.compile(r"Ani: starting resources; Mike: starting resources"))
+    expect(a.locator("#news")).to_have_text("Ani starts with 7 gold and 9 energy; Mike starts with 7 gold and 9 energy.")
     expect(a.locator('#panel section[data-player="purple"]')).to_contain_text("✓ done")
 
 

@@ -5,7 +5,7 @@ import pytest
 from companion.game.engine import decide, replay
 from companion.game.errors import (IllegalActionError, InvalidCommandError, UndoNotAllowedError,
                                    WrongPhaseError)
-from companion.game.reading import news, stale_message
+from companion.game.reading import news, news_message, stale_message
 
 from .conftest import deployed, in_actions, run
 from .test_warfare import attack, white_falls  # noqa: F401  (fixture)
@@ -93,12 +93,51 @@ def test_news_and_stale_message_name_what_changed():
     e = {"type": "correct_tray", "command": {"type": "correct_tray", "color": "red", "count": 5}}
     assert news(e) == "Red was corrected to 5"
     assert str(stale_message([e])) == "Red was corrected to 5 on another tablet — check and apply again."
-    assert stale_message([e]).render("de") == ("Rot wurde auf 5 korrigiert auf einem anderen Tablet – "
-                                               "prüfe und übernimm noch einmal.")
     e4 = {"type": "correct_tray", "command": {"type": "correct_tray", "color": "red", "count": 4,
                                               "device": "Tablet 2"}}
     e5 = {"type": "correct_tray", "command": {**e4["command"], "count": 5}}
     assert str(stale_message([e4, e5])) == "Red was corrected to 5 on Tablet 2 — check and apply again."
     passed = {"type": "pass", "command": {"type": "pass", "player": "blue"}}
-    assert str(stale_message([passed])).startswith("Blue: pass on another tablet")
-    assert stale_message([passed]).render("de").startswith("Blau: gepasst auf einem anderen Tablet")
+    assert str(stale_message([passed])).startswith("Blue passed on another tablet")
+    assert stale_message([passed]).render("de").startswith("Auf einem anderen Tablet: Blau hat gepasst –")
+    assert stale_message([e]).render("de") == ("Auf einem anderen Tablet: Rot wurde auf 5 korrigiert – "
+                                               "prüfe und übernimm noch einmal.")
+
+
+def _said(s, lang="en"):
+    """The news line of the last event of ``s``, as the live stream says it."""
+    names = {p.color: p.name for p in s.players}
+    return news_message(s.log[-1], names, s.board).render(lang)
+
+
+def test_the_news_line_is_a_sentence_naming_the_player_the_region_and_the_armies(white_falls):
+    """Issue 24: the line said "ani: attack" and "resolve battle"."""
+    s = attack(white_falls)
+    assert _said(s) == "Mike attacks White Falls (dark) with 4 armies"
+    assert _said(s, "de") == "Mike greift White Falls (Schattenwelt) mit 4 Armeen an"
+    won = run(s, type="resolve_battle", counts={"purple": 4, "blue": 3, "green": 1})
+    assert _said(won) == "The battle for White Falls (dark) was resolved: Mike wins"
+    assert _said(won, "de") == "Der Kampf um White Falls (Schattenwelt) wurde ausgewertet: Mike gewinnt"
+    held = run(attack(white_falls, card="other"), type="resolve_battle", counts={"purple": 1, "blue": 3})
+    assert _said(held) == "The battle for White Falls (dark) was resolved: Ani holds the region"
+    passed = run(won, type="pass", player=won.turn, compensation="energy")
+    name = won.player(won.turn).name
+    assert _said(passed) == f"{name} passed and took 1 energy"
+    assert _said(passed, "de") == f"{name} hat gepasst und 1 Energie genommen"
+
+
+def test_every_step_of_a_game_says_a_sentence_not_a_command_name():
+    s = deployed()
+    for color in s.colors:
+        s = run(s, type="starting_resources", player=color, gold=7, energy=9)
+        assert _said(s) == f"{s.player(color).name} starts with 7 gold and 9 energy"
+    s = in_actions()
+    said = [news_message(e, {p.color: p.name for p in s.players}, s.board) for e in s.log]
+    for line in said:
+        for lang in ("en", "de"):
+            text = line.render(lang)
+            assert ":" not in text and "_" not in text, text  # not "{player}: {what}", no command id
+            assert text[0].isupper() and len(text.split()) >= 3, text
+    english = [line.render("en") for line in said]
+    assert english[0] == "A new game was started"
+    assert any(t.startswith("Dirk set up ") and " in the start region " in t for t in english), english

@@ -138,8 +138,8 @@ def test_a_stale_refusal_names_the_player_who_acted_in_the_devices_language() ->
 
     passed = {"type": "pass", "command": {"type": "pass", "player": "blue"}}
     said = stale_message([passed], names={"blue": "Ani"})
-    assert str(said) == "Ani: pass on another tablet — check and apply again."
-    assert said.render("de") == "Ani: gepasst auf einem anderen Tablet – prüfe und übernimm noch einmal."
+    assert str(said) == "Ani passed on another tablet — check and apply again."
+    assert said.render("de") == "Auf einem anderen Tablet: Ani hat gepasst – prüfe und übernimm noch einmal."
 
 
 def test_board_names_are_the_pages_names_german_when_entered_and_a_stand_in_when_not() -> None:

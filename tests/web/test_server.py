@@ -149,7 +149,7 @@ def test_sse_client_receives_the_state_event_after_a_command_at_once(server):
         event = sse.next_event("state")
         assert event["id"] == "2"
         assert json.loads(event["data"]) == {"game": game, "version": 2, "type": "deploy_start",
-                                             "news": "Dirk: deploy start"}
+                                             "news": "Dirk set up 6 armies in the start region Treehome"}
     finally:
         sse.close()
 

@@ -59,7 +59,7 @@ def missed_news(rt, game: int, seen: int | None, version: int) -> dict[str, str]
     from companion.game.reading import summary_message
 
     names = {p.color: p.name for p in getattr(state, "players", ())}
-    return {"news": Said(summary_message(log[seen:version], names=names))}
+    return {"news": Said(summary_message(log[seen:version], names=names, board=getattr(state, "board", None)))}
 
 
 @bp.get("/events")

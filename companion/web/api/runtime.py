@@ -101,7 +101,7 @@ class Runtime:
         from companion.game.reading import news_message
 
         event = log[version - 1]
-        about = {"type": event.get("type", ""), "news": Said(news_message(event, names))}
+        about = {"type": event.get("type", ""), "news": Said(news_message(event, names, getattr(state, "board", None)))}
         device = (event.get("command") or {}).get("device")
         if device:
             about["device"] = device

@@ -63,7 +63,7 @@ def test_a_command_reaches_an_open_stream(client):
     command(client, game, type="deploy_start", player="red", armies=6)
     message = until_state(stream, 2)
     assert json.loads(message["data"]) == {"game": game, "version": 2, "type": "deploy_start",
-                                           "news": "Dirk: deploy start"}
+                                           "news": "Dirk set up 6 armies in the start region Treehome"}
     response.close()
 
 
@@ -159,7 +159,8 @@ def test_a_reconnecting_page_names_its_last_event_in_the_url_and_hears_what_it_m
     stream = chunks(response)
     message = until_state(stream, 3)
     assert json.loads(message["data"]) == {"game": game, "version": 3,
-                                           "news": "Dirk: deploy start; Ani: deploy start"}
+                                           "news": "Dirk set up 6 armies in the start region Treehome; "
+                                           "Ani set up 6 armies in the start region Mountainhome"}
     response.close()
 
 

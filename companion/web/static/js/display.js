@@ -110,7 +110,7 @@ async function refresh() {
 
 subscribe(fixed, {
   state: (data) => {
-    if (data.news) $("display-news").textContent = typeof data.news === "string" ? data.news : "";
+    if (data.news) $("display-news").textContent = typeof data.news === "string" ? t("news_said", { news: data.news }) : "";
     if (data.game === gameId || !fixed) refresh();
   },
   reading: (data) => { if (data.game === gameId) refresh(); },

@@ -83,7 +83,7 @@ function news(msg) {
   if (!msg.news || msg.version === ownVersion) return; // our own command: already on screen
   if (msg.device && msg.device === deviceName()) return;
   const line = $("news");
-  line.textContent = msg.device ? t("news_on", { news: msg.news, device: msg.device }) : msg.news;
+  line.textContent = msg.device ? t("news_on", { news: msg.news, device: msg.device }) : t("news_said", { news: msg.news });
   line.hidden = false;
 }
 
