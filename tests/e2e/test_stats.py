@@ -119,6 +119,51 @@ def test_with_history_the_charts_roster_and_odds_work(server, browser, artifacts
     context.close()
 
 
+def _luminance(colour: str) -> float:
+    """WCAG relative luminance of "#rgb", "#rrggbb", "#rrggbbaa" (alpha ignored) or "rgb(a)(…)"."""
+    if colour.startswith("rgb"):
+        rgb = [float(v) for v in re.findall(r"[\d.]+", colour)[:3]]
+    else:
+        h = colour.lstrip("#")
+        h = "".join(x + x for x in h[:3]) if len(h) in (3, 4) else h[:6]
+        rgb = [int(h[i:i + 2], 16) for i in (0, 2, 4)]
+    lin = [(v / 255) / 12.92 if v / 255 <= 0.03928 else ((v / 255 + 0.055) / 1.055) ** 2.4 for v in rgb]
+    return 0.2126 * lin[0] + 0.7152 * lin[1] + 0.0722 * lin[2]
+
+
+def _contrast(a: str, b: str) -> float:
+    la, lb = _luminance(a), _luminance(b)
+    return (max(la, lb) + 0.05) / (min(la, lb) + 0.05)
+
+
+def test_each_landing_point_stands_out_from_its_own_colours_bar(server, browser) -> None:
+    """Issue 24: black's point was drawn black on black's bar. Every point's ring contrasts
+    (>= 3:1, WCAG for graphics) with the bar's colour and with the point's own fill, and the
+    canvas really shows that ring at the point."""
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    if not context.request.get(f"{server.url}/api/stats/tower").json()["enough_data"]:
+        _append_history(server.data_dir / "companion.sqlite3")
+    page = context.new_page()
+    page.goto(f"{server.url}/stats?lang=en")
+    expect(page.locator("body[data-stats-ready='yes']")).to_have_count(1)
+    points = page.evaluate("""() => {
+      const chart = window.Chart.getChart(document.getElementById("chart-fairness"));
+      const bars = chart.getDatasetMeta(0).data, dots = chart.getDatasetMeta(1).data;
+      const canvas = chart.canvas, scale = canvas.width / canvas.clientWidth;
+      const pixel = (x, y) => [...canvas.getContext("2d").getImageData(Math.round(x * scale), Math.round(y * scale), 1, 1).data];
+      return chart.data.labels.map((label, i) => ({
+        label, bar: bars[i].options.borderColor, fill: dots[i].options.backgroundColor,
+        ring: dots[i].options.borderColor, ringPixels: [5, 5.5, 6, 6.5, 7].map((d) => pixel(dots[i].x + d, dots[i].y)) }));
+    }""")
+    assert "Black" in [p["label"] for p in points], points
+    for p in points:
+        assert _contrast(p["ring"], p["bar"]) >= 3, p
+        assert _contrast(p["ring"], p["fill"]) >= 3, p
+        drawn = ["rgb({}, {}, {})".format(*px[:3]) for px in p["ringPixels"]]
+        assert min(_contrast(d, p["ring"]) for d in drawn) < 1.3, p  # the ring is what the canvas shows there
+    context.close()
+
+
 def _append_history(path) -> None:  # noqa: ANN001
     """Six finished games of a known tower, people and kept odds, written into the running
     server's database (the generator writes through SQLite's own append-only triggers)."""

@@ -23,13 +23,35 @@ export function draw(id, config) {
   return chart;
 }
 
+/** WCAG relative luminance of "#rgb" / "#rrggbb" (0 black … 1 white); null if not a hex colour. */
+export function luminance(hex) {
+  const m = /^#([0-9a-f]{3}|[0-9a-f]{6})$/i.exec(String(hex).trim());
+  if (!m) return null;
+  const h = m[1].length === 3 ? [...m[1]].map((x) => x + x).join("") : m[1];
+  const [r, g, b] = [0, 2, 4].map((i) => parseInt(h.slice(i, i + 2), 16) / 255)
+    .map((v) => (v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4));
+  return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+}
+
+const contrast = (a, b) => (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
+
+/** The ring around a marker drawn over a bar of `hex` (and filled with it): white on a dark bar,
+ *  the ink colour on a light one — whichever stands out more, so a black point on the black
+ *  bar is still seen. */
+export function ringFor(hex) {
+  const l = luminance(hex);
+  if (l === null) return "#fff";
+  const ink = css.getPropertyValue("--ink").trim() || "#1b1b1f";
+  return contrast(l, 1) >= contrast(l, luminance(ink) ?? 0) ? "#fff" : ink;
+}
+
 export const percent = (v) => (v === null || v === undefined ? "–" : `${Math.round(v * 100)} %`);
 
-/** A fitted rate with its 95 % range, "62 % (48 %–75 %)"; a range the data cannot narrow at
- *  all (0–100 %: e.g. every thrown cube landed, a fit at the edge) says so instead of showing it,
- *  and "–" without a fit. */
+/** A fitted rate with its 95 % range, "62 % (48 %–75 %)"; at the edge of the fit too, "100 %
+ *  (65 %–100 %)" (the model gives a boundary-aware range there). Without a range (no throws to
+ *  narrow it) it says so; "–" without a fit. */
 export function rateText(x) {
   if (!x) return "–";
-  if (x.low <= 0 && x.high >= 1) return `${percent(x.estimate)} (${t("stat_no_range")})`;
+  if (x.low === null || x.low === undefined || x.high === null || x.high === undefined) return `${percent(x.estimate)} (${t("stat_no_range")})`;
   return `${percent(x.estimate)} (${percent(x.low)}–${percent(x.high)})`;
 }

@@ -3,7 +3,7 @@
 // the vendored Chart.js (charts.js). "Not enough data yet" wherever the API says so.
 import { api } from "./api.js";
 import { COLOURS } from "./board.js";
-import { COLOUR_HEX, draw, rateText } from "./charts.js";
+import { COLOUR_HEX, draw, rateText, ringFor } from "./charts.js";
 import { el, clear, who, showError } from "./dom.js";
 import { t, plural, colourName, gameTitle, num as formatNumber } from "./i18n.js";
 import { renderRoster } from "./roster.js";
@@ -76,11 +76,16 @@ export async function renderTower(host) {
       labels: colours.map(colourName),
       datasets: [
         { type: "bar", label: t("stat_interval"), data: land.map((x) => (x ? [x.low * 100, x.high * 100] : null)),
-          backgroundColor: colours.map((c) => `${COLOUR_HEX[c]}66`), borderColor: colours.map((c) => COLOUR_HEX[c]), borderWidth: 1 },
+          backgroundColor: colours.map((c) => `${COLOUR_HEX[c]}66`), borderColor: colours.map((c) => COLOUR_HEX[c]), borderWidth: 1,
+          order: 2 }, // drawn first: Chart.js puts a lower order on top
         { type: "line", label: t("stat_land"), data: land.map((x) => (x ? x.estimate * 100 : null)), showLine: false,
-          pointRadius: 6, pointBackgroundColor: colours.map((c) => COLOUR_HEX[c]), borderColor: "#000" },
+          // The point sits on its own colour's bar: drawn above it (the see-through bar used to cover
+          // it), with a ring chosen from that colour's lightness (black on black was not seen); not
+          // clipped, so a point at 100 % is a whole disc.
+          pointRadius: 6, pointBorderWidth: 3, pointBackgroundColor: colours.map((c) => COLOUR_HEX[c]),
+          pointBorderColor: colours.map((c) => ringFor(COLOUR_HEX[c])), borderColor: "#000", clip: false, order: 0 },
         { type: "line", label: t("stat_all_colours"), data: colours.map(() => (m.pooled?.land?.estimate ?? 0) * 100),
-          pointRadius: 0, borderDash: [6, 4], borderColor: "#666" },
+          pointRadius: 0, borderDash: [6, 4], borderColor: "#666", order: 1 },
       ],
     },
     options: { scales: { y: { min: 0, max: 100, title: { display: true, text: t("stat_land_axis") } } } },
