@@ -11,7 +11,9 @@ tower **comes out** with probability ``release``; all independently. The tray th
 seen, summed since the seeding — exact as long as every tray count was right). Only ``y`` is
 seen, not which cubes came from where, so the fit is by maximum likelihood with EM (the number of
 the thrown cubes that landed is the missing datum). Confidence intervals come from the observed
-information on the logit scale (Wald), so they stay inside (0, 1).
+information on the logit scale (Wald), so they stay inside (0, 1); at the edge of the fit (an
+estimate of 0 or 1, where that information is empty) the Wilson interval on the cubes that
+informed it.
 
 Guarantees: :func:`fit_colour` is deterministic; equal throws are pooled before fitting, so its
 cost grows with the number of *different* throws (a few hundred), not with the log's length.
@@ -204,9 +206,34 @@ def _covariance(data: _Data, land: float, release: float, free: tuple[bool, bool
     return cov
 
 
-def _interval(estimate: float, var: float) -> Interval:
-    if not math.isfinite(var) or var <= 0:
-        return Interval(estimate, 0.0, 1.0)  # the data cannot pin it down
+def wilson(estimate: float, n: float, confidence: float = CONFIDENCE) -> tuple[float, float]:
+    """The Wilson score interval of a proportion ``estimate`` seen in ``n`` trials (closed form;
+    stays inside [0, 1] and, unlike Wald, is not empty at 0 or 1: 7 of 7 gives 65 %–100 %)."""
+    if n <= 0:
+        return 0.0, 1.0
+    z = z_quantile(0.5 + confidence / 2)
+    z2n = z * z / n
+    centre = (estimate + z2n / 2) / (1 + z2n)
+    half = z * math.sqrt(estimate * (1 - estimate) / n + z2n / (4 * n)) / (1 + z2n)
+    low = 0.0 if estimate <= 0 else max(0.0, centre - half)
+    high = 1.0 if estimate >= 1 else min(1.0, centre + half)
+    return low, high
+
+
+_EDGE = 1e-4  # an estimate this close to 0 or 1 is at the edge of the fit
+
+
+def _interval(estimate: float, var: float, trials: int) -> Interval:
+    """The 95 % range of a fitted chance. Inside (0, 1): Wald on the logit scale from the observed
+    information (``var``, of the logit). At the edge of the fit (every thrown cube landed: the
+    estimate is 1 and the information says nothing) or when ``var`` is not usable: the Wilson
+    interval on the ``trials`` that informed it (cubes thrown for the landing chance, cubes inside
+    for the release) — boundary-aware, so a figure at the edge still has a range."""
+    edge = min(estimate, 1 - estimate) < _EDGE
+    if edge or not math.isfinite(var) or var <= 0:
+        at = 0.0 if estimate < _EDGE else 1.0 if estimate > 1 - _EDGE else estimate
+        low, high = wilson(at, trials)
+        return Interval(estimate, low, high)
     z = z_quantile(0.5 + CONFIDENCE / 2)
     centre, half = _logit(estimate), z * math.sqrt(var)
     return Interval(estimate, _expit(centre - half), _expit(centre + half))
@@ -236,8 +263,8 @@ def fit_arrays(t: Iterable[int], i: Iterable[int], y: Iterable[int],
     land, release = _em(data, sum_t, sum_i)
     free = (sum_t > 0, sum_i > 0)
     cov = _covariance(data, land, release, free)
-    land_iv = _interval(land, cov[0, 0] if cov is not None else math.nan) if free[0] else None
-    rel_iv = _interval(release, cov[1, 1] if cov is not None else math.nan) if free[1] else None
+    land_iv = _interval(land, cov[0, 0] if cov is not None else math.nan, int(sum_t)) if free[0] else None
+    rel_iv = _interval(release, cov[1, 1] if cov is not None else math.nan, int(sum_i)) if free[1] else None
     cov_t = None if cov is None else ((float(cov[0, 0]), float(cov[0, 1])), (float(cov[1, 0]), float(cov[1, 1])))
     return ColourFit(land_iv, rel_iv, n, int(sum_t), int(sum_i),
                      data.loglik(land, release), cov_t)

@@ -73,3 +73,36 @@ def test_release_range_of_the_interior() -> None:
     assert expected == pytest.approx(2.0)
     assert (low, high) == (0, 4)  # Binomial(10, 0.2): 5 % and 95 % points
     assert release_range(0, 0.3) == (0.0, 0, 0)
+
+
+# --- the range at the edge of the fit (issue 24: "100 % (0 %–100 %)") ---------------------------
+
+
+def test_every_cube_landed_still_gives_a_range_not_0_to_100() -> None:
+    """7 of 7 black cubes landed: the estimate is 1, the Wald range has no information there; the
+    Wilson range on the 7 cubes is about 65 %–100 % (the page: "100 % (65 %–100 %)")."""
+    from companion.analysis.tower_model import fit_arrays
+
+    land = fit_arrays([1] * 7, [0] * 7, [1] * 7).land
+    assert land.estimate == 1.0 and land.high == 1.0
+    assert 0.5 < land.low < 1.0 and round(land.low, 2) == 0.65
+    none_landed = fit_arrays([1] * 7, [0] * 7, [0] * 7).land
+    assert none_landed.low == 0.0 and 0.0 < none_landed.high < 0.5
+
+
+def test_the_range_of_a_colour_with_few_throws_near_the_edge_covers_the_truth() -> None:
+    """True landing chance 0.95, 7–15 single-cube throws of the colour: the 95 % range holds the
+    truth in at least 90 % of simulated groups (it was 0 %–100 % or, with the Wald range alone,
+    missed it whenever every cube landed)."""
+    from companion.analysis.tower_model import fit_arrays
+
+    rng = np.random.default_rng(24)
+    covered = runs = 0
+    for n in range(7, 16):
+        for _ in range(60):
+            seen = (rng.random(n) < 0.95).astype(int)
+            land = fit_arrays([1] * n, [0] * n, seen).land
+            assert land.low < land.high and not (land.low == 0.0 and land.high == 1.0)
+            covered += land.low <= 0.95 <= land.high
+            runs += 1
+    assert covered / runs >= 0.9, covered / runs

@@ -315,18 +315,19 @@ def test_a_correction_that_arrives_after_another_tablet_applied_says_it_was_not_
     expect(page.locator("#battle")).to_have_count(0)
 
 
-def test_a_rate_the_throws_cannot_narrow_says_so_instead_of_0_to_100(server, open_page) -> None:
-    """The tower figure "100 % (0 %–100 %)" after a few black cubes that all landed: a fit at
-    the edge, where the data give no range. The page says so (the tower page's own module)."""
+def test_a_rate_at_the_edge_of_the_fit_shows_its_range(server, open_page) -> None:
+    """The tower figure "100 % (0 %–100 %)" after a few black cubes that all landed: the model now
+    gives a boundary-aware range there (Wilson, tests/analysis), which the page shows; only a
+    figure without any range says "too few throws"."""
     page = open_page("/tower")
     expect(page.locator("#tower-status *").first).to_be_attached()
     texts = page.evaluate("""async () => {
         const src = document.querySelector("script[src*='common.js']").src;
         const m = await import(new URL("charts.js", src).href);
-        return [m.rateText({estimate: 1, low: 0, high: 1}), m.rateText({estimate: 0.6, low: 0.45, high: 0.74}),
-                m.rateText(null)];
+        return [m.rateText({estimate: 1, low: 0.6457, high: 1}), m.rateText({estimate: 0.6, low: 0.45, high: 0.74}),
+                m.rateText({estimate: 0.5, low: null, high: null}), m.rateText(null)];
     }""")
-    assert texts == ["100 % (too few throws for a range)", "60 % (45 %–74 %)", "–"]
+    assert texts == ["100 % (65 %–100 %)", "60 % (45 %–74 %)", "50 % (too few throws for a range)", "–"]
 
 
 def test_an_empty_target_names_who_holds_its_card(server, api, open_page) -> None:
