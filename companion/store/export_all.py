@@ -27,15 +27,15 @@ import json
 from collections.abc import Iterable, Mapping
 from datetime import datetime
 from typing import Any
-from urllib.parse import quote
 
 from companion.store.export import battles_csv
+from companion.store.export_shapes import COLUMNS, createplay_url, play_date
 from companion.store.log import GameLog, utc_now
+from companion.store.nights_report import export_tables
 
 EXPORT_FORMAT = "immortals-companion-all"
 EXPORT_VERSION = 1
 GAME_NAME = "Immortals"
-BGSTATS_URL = "https://app.bgstatsapp.com/createPlay.html?data="
 TABLES = ("games", "seats", "rounds", "battles", "tabletop_games", "tabletop_players")
 
 
@@ -143,20 +143,11 @@ def table_csv(log: GameLog, table: str) -> str:
         return _csv(head, body)
     if table not in TABLES:
         raise KeyError(table)
-    from companion.store.nights_report import GAME_COLUMNS, PLAYER_COLUMNS, export_tables
-
     if table.startswith("tabletop_"):
         rows = export_tables(log)[table]
     else:
         rows = {"games": _games, "seats": _seats, "rounds": _rounds}[table](log)
-    columns = {
-        "tabletop_games": GAME_COLUMNS,
-        "tabletop_players": PLAYER_COLUMNS,
-        "games": ("id", "title", "status", "round", "created_at", "finished_at", "winners"),
-        "seats": ("game_id", "seat", "color", "name", "person_id", "person", "light_tribe",
-                  "dark_tribe", "vp", "rank", "winner"),
-        "rounds": ("game_id", "round", "color", "vp_gained", "vp_total"),
-    }[table]
+    columns = COLUMNS[table]
 
     def cell(v: Any) -> Any:
         if isinstance(v, bool):
@@ -174,11 +165,6 @@ def all_json(log: GameLog) -> dict[str, Any]:
 
     return {"format": EXPORT_FORMAT, "format_version": EXPORT_VERSION, "exported_at": utc_now(),
             "people": roster(log), **tables(log)}
-
-
-def _play_date(iso: str) -> str:
-    """BG Stats wants ``YYYY-MM-DD HH:MM:SS``; stored times are ISO 8601 UTC."""
-    return datetime.fromisoformat(iso).strftime("%Y-%m-%d %H:%M:%S")
 
 
 def bgstats_play(log: GameLog, game_id: int, settings: Mapping[str, Any]) -> dict[str, Any]:
@@ -217,7 +203,7 @@ def bgstats_play(log: GameLog, game_id: int, settings: Mapping[str, Any]) -> dic
                             "sourceGameId": "immortals"}
     if settings.get("bgg_id"):
         game["bggId"] = int(settings["bgg_id"])
-    data: dict[str, Any] = {"game": game, "playDate": _play_date(summary.created_at),
+    data: dict[str, Any] = {"game": game, "playDate": play_date(summary.created_at),
                             "players": players}
     if summary.finished_at:
         start, end = datetime.fromisoformat(summary.created_at), datetime.fromisoformat(summary.finished_at)
@@ -225,11 +211,6 @@ def bgstats_play(log: GameLog, game_id: int, settings: Mapping[str, Any]) -> dic
     if settings.get("location"):
         data["location"] = settings["location"]
     return data
-
-
-def createplay_url(data: Mapping[str, Any]) -> str:
-    """The BG Stats app's "create a play" link carrying ``data`` (compact JSON, URL-quoted)."""
-    return BGSTATS_URL + quote(json.dumps(data, ensure_ascii=False, separators=(",", ":")), safe="")
 
 
 def bgstats_url(log: GameLog, game_id: int, settings: Mapping[str, Any]) -> str:

@@ -21,6 +21,7 @@ from collections import defaultdict
 from statistics import median
 from typing import Any
 
+from companion.store.export_shapes import createplay_url, play_date
 from companion.store.log import GameLog
 from companion.store.nights import _linked, bgg_ids, bgg_key, get_game, minutes, night_of
 from companion.store.stats import _rate
@@ -138,12 +139,6 @@ def report(log: GameLog) -> dict[str, Any]:
 
 # -- exports ---------------------------------------------------------------------------------------
 
-GAME_COLUMNS = ("id", "game", "name", "night", "status", "started_at", "ended_at", "minutes",
-                "players", "winners", "notes")
-PLAYER_COLUMNS = ("game_id", "game", "name", "seat", "player", "person_id", "person", "score",
-                  "rank", "winner")
-
-
 def export_tables(log: GameLog) -> dict[str, list[dict[str, Any]]]:
     """``tabletop_games`` (one row per game) and ``tabletop_players`` (one row per player)."""
     rows, linked = _rows(log)
@@ -176,8 +171,6 @@ def bgstats_play(log: GameLog, game_id: Any, location: str | None = None) -> dic
     """The ``data`` object of BG Stats' createPlay link for one game-night game: players (name,
     score, winner, rank where known), play date (start), duration (start to end, finished games
     only), location when set, the game's BoardGameGeek id only when set for it."""
-    from companion.store.export_all import _play_date
-
     g = get_game(log, game_id)
     finished = g["status"] == "finished"
     ranks = (g["state"].get("ranks") or {})
@@ -201,7 +194,7 @@ def bgstats_play(log: GameLog, game_id: Any, location: str | None = None) -> dic
     bgg = bgg_ids(log).get(bgg_key(g["game"], g["name"]))
     if bgg:
         game["bggId"] = bgg
-    data: dict[str, Any] = {"game": game, "playDate": _play_date(g["started_at"]), "players": players}
+    data: dict[str, Any] = {"game": game, "playDate": play_date(g["started_at"]), "players": players}
     if finished and g["minutes"] is not None:
         data["durationMin"] = g["minutes"]
     if location:
@@ -210,8 +203,6 @@ def bgstats_play(log: GameLog, game_id: Any, location: str | None = None) -> dic
 
 
 def bgstats_url(log: GameLog, game_id: Any, location: str | None = None) -> str:
-    from companion.store.export_all import createplay_url
-
     return createplay_url(bgstats_play(log, game_id, location))
 
 
