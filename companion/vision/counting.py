@@ -323,8 +323,13 @@ def count_cubes(image: np.ndarray, calibration: Calibration,
             ratio = min(max(ratio, 1.0 - SIZE_DOUBT), 1.0 + SIZE_DOUBT)  # its size is no doubt
         elif ratio < MIN_FRACTION:
             continue
+        # Every colour with half an object of its own confident pixels is an object at least:
+        # a red block touching a green one along a straight side has no waist, and the area of
+        # one large object — without this the red one went missing without a flag.
+        sure = tuple(int(c) + 1 for c in np.flatnonzero(confident[label] >= MIN_FRACTION * unit))
+        n = max(n, len(sure))
         found.append((int(label), ratio, n, place_objects(blobs, classes, relit, geo.colour_refs, int(label),
-                                                     votes[label], n, not calibration.round_objects)))
+                                                     votes[label], n, not calibration.round_objects, sure)))
     pieces = [(label, code) for label, _, _, objects in found for code in sorted({c for c, _, _ in objects})]
     doubt_of = dict(zip(pieces, _colour_doubts(geo, blobs, pieces)))
 

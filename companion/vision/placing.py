@@ -23,7 +23,8 @@ CONTENDER = 0.3  # a colour with this share of the leading colour's votes in a p
 
 
 def place_objects(blobs: Blobs, classes: np.ndarray, relit: np.ndarray, colour_refs: tuple, label: int,
-             votes: np.ndarray, n: int, one_size: bool = False) -> list[tuple[int, float, float]]:
+             votes: np.ndarray, n: int, one_size: bool = False,
+             sure: tuple[int, ...] = ()) -> list[tuple[int, float, float]]:
     """The ``n`` objects of one blob as (colour code, x, y), working pixels.
 
     One colour: centres by k-means on its pixels. Several colours and ``one_size`` (cubes):
@@ -31,7 +32,8 @@ def place_objects(blobs: Blobs, classes: np.ndarray, relit: np.ndarray, colour_r
     of mixed sizes: the blob's pixels are split into ``n`` places by k-means on their
     positions, and each place takes the colour most of its pixels vote for (confident pixels
     fully, ambiguous ones a quarter) — so a sweet that reads partly as its neighbour's colour
-    is still one sweet of its own colour.
+    is still one sweet of its own colour. Colour codes in ``sure`` (a colour with half an
+    object of its own) get a place each whatever the split says: see :func:`_seat_every`.
     """
     codes = np.flatnonzero(votes > 0.1 * votes.sum()) + 1
     if len(codes) == 1 or n == 1:
@@ -79,6 +81,28 @@ def place_objects(blobs: Blobs, classes: np.ndarray, relit: np.ndarray, colour_r
                     best[ref_code] = min(best.get(ref_code, math.inf), d)
             code = min(best, key=best.get)
         out.append((code, float(cx), float(cy)))
+    return _seat_every(out, sure, votes, blobs, label)
+
+
+def _seat_every(out: list[tuple[int, float, float]], sure: tuple[int, ...], votes: np.ndarray,
+                blobs: Blobs, label: int) -> list[tuple[int, float, float]]:
+    """``out`` with a place for every colour of ``sure``: a split by position alone can share
+    a long block's pixels between its neighbours' places (a red block between a blue and a
+    green one became a blue and two greens). The place given up is one of the colour with the
+    most places for its votes, never a colour's only place; it moves to the centre of the
+    missing colour's pixels."""
+    for code in sure:
+        held = [c for c, _, _ in out]
+        if code in held:
+            continue
+        donors = [c for c in set(held) if held.count(c) > 1 or c not in sure]
+        if not donors:
+            break
+        donor = max(donors, key=lambda c: (c not in sure, held.count(c) / max(votes[c - 1], 1.0)))
+        codes = [code, code + AMBIGUOUS]
+        a = max(float(blobs.histogram[label, codes].sum()), 1.0)
+        centre = (blobs.sum_x[label, codes].sum() / a, blobs.sum_y[label, codes].sum() / a)
+        out[held.index(donor)] = (code, float(centre[0]), float(centre[1]))
     return out
 
 

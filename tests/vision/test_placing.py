@@ -3,7 +3,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from companion.vision.placing import largest_remainder
+from companion.vision.placing import _seat_every, largest_remainder
 
 
 @pytest.mark.parametrize("votes, n, seats", [
@@ -22,3 +22,35 @@ def test_every_seat_is_given_out_and_none_is_negative(votes, n):
     assert seats.sum() == n and (seats >= 0).all()
     quota = np.array(votes) / sum(votes) * n
     assert (np.abs(seats - quota) < 1.0 + 1e-9).all()  # never a whole seat away from its share
+
+
+def _blob_with(colours: dict[int, tuple[int, float, float]]):
+    """A one-blob stand-in for :class:`Blobs`: per colour code, pixel count and centroid."""
+    from types import SimpleNamespace
+
+    from companion.vision.segment import N_CLASSES
+
+    histogram = np.zeros((2, N_CLASSES))
+    sum_x, sum_y = np.zeros((2, N_CLASSES)), np.zeros((2, N_CLASSES))
+    for code, (pixels, x, y) in colours.items():
+        histogram[1, code], sum_x[1, code], sum_y[1, code] = pixels, pixels * x, pixels * y
+    return SimpleNamespace(histogram=histogram, sum_x=sum_x, sum_y=sum_y)
+
+
+def test_a_colour_with_half_an_object_of_its_own_keeps_a_place():
+    # A red block (code 1) between a blue (2) and a green (6): the split by position gave
+    # its pixels to its neighbours' places — a blue and two greens.
+    blobs = _blob_with({1: (413, 10.0, 20.0), 2: (468, 30.0, 5.0), 6: (551, 40.0, 30.0)})
+    votes = np.array([413.0, 468.0, 0.0, 0.0, 0.0, 551.0])
+    split = [(2, 30.0, 5.0), (6, 40.0, 35.0), (6, 38.0, 25.0)]
+    placed = _seat_every(list(split), (1, 2, 6), votes, blobs, 1)
+    assert sorted(c for c, _, _ in placed) == [1, 2, 6]
+    red = next(p for p in placed if p[0] == 1)
+    assert red[1:] == pytest.approx((10.0, 20.0))  # at the red pixels' centre
+
+
+def test_a_colours_only_place_is_never_given_up():
+    blobs = _blob_with({1: (300, 0.0, 0.0), 2: (300, 10.0, 0.0)})
+    votes = np.array([300.0, 300.0, 0, 0, 0, 0])
+    placed = _seat_every([(2, 10.0, 0.0)], (1, 2), votes, blobs, 1)
+    assert placed == [(2, 10.0, 0.0)]  # one place, two sure colours: nothing to move

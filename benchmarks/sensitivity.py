@@ -1,0 +1,110 @@
+"""How the counts on every set move when one of the counter's constants moves.
+
+``python -m benchmarks.sensitivity`` (``--frames N`` synthetic frames, default 60;
+``--factors 0.8 1.25``; ``--only NAME …``) prints, for each named constant of
+``companion.vision`` and each factor, the photos exact on the synthetic stress set and on every
+real set in ``../shared/realsets``, beside the same sets at the shipped value, in one run. A
+constant whose change costs no set anything is a candidate for removal; one whose change raises
+one set and lowers another is where the counter is tuned to a set (docs/vision.md, "Constants").
+
+A constant is changed in every module that imported it (``from … import NAME`` copies the
+binding), so the calibration and the counting see the same value, and the cached lookup tables
+are dropped on each change. Values baked into a default argument at import are not reached;
+none of the constants listed here is used that way.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+from benchmarks.realsets import SETS
+from benchmarks.vision import _pin_one_core, run_realset, run_synthetic
+from companion.vision.classify import full_tables
+
+# (module, name) of every scalar the counter is tuned by; integers stay integers.
+CONSTANTS: tuple[tuple[str, str], ...] = (
+    ("companion.vision.classify", "REJECT_DISTANCE"),
+    ("companion.vision.classify", "AMBIGUITY"),
+    ("companion.vision.classify", "NOISE_FLOOR"),
+    ("companion.vision.classify", "GLARE_CHROMA"),
+    ("companion.vision.light", "WHITE_BALANCE_SPREAD"),
+    ("companion.vision.light", "SMOOTH_CELLS"),
+    ("companion.vision.counting", "MIN_FRACTION"),
+    ("companion.vision.counting", "UNKNOWN_SHARE"),
+    ("companion.vision.counting", "CORE_DEPTH"),
+    ("companion.vision.counting", "ONE_COLOUR"),
+    ("companion.vision.counting", "NO_SUCH_COLOUR"),
+    ("companion.vision.counting", "CLEAR_MARGIN"),
+    ("companion.vision.counting", "SAME_HUE"),
+    ("companion.vision.counting", "COLOUR_DOUBT"),
+    ("companion.vision.placing", "CONTENDER"),
+    ("companion.vision.samples", "TRIM"),
+    ("companion.vision.samples", "GROW_DISTANCE"),
+    ("companion.vision.samples", "SEED"),
+    ("companion.vision.tray", "LIKE_SAMPLE"),
+    ("companion.vision.tray", "TRAY_LOOKS"),
+    ("companion.vision.frontend", "UNCHANGED"),
+)
+
+
+@contextmanager
+def changed(module: str, name: str, factor: float) -> Iterator[object]:
+    """``module.name`` times ``factor`` in every loaded module bound to the same value, restored
+    afterwards. Yields the new value."""
+    original = getattr(sys.modules[module], name)
+    value = type(original)(round(original * factor)) if isinstance(original, int) else original * factor
+    holders = [m for key, m in list(sys.modules.items())
+               if key.startswith(("companion.vision", "benchmarks")) and getattr(m, name, None) is original]
+    for m in holders:
+        setattr(m, name, value)
+    full_tables.cache_clear()  # tables built under the old value must not be reused
+    try:
+        yield value
+    finally:
+        for m in holders:
+            setattr(m, name, original)
+        full_tables.cache_clear()
+
+
+def exact_per_set(frames: int) -> list[str]:
+    """Photos exact on the synthetic set (``frames`` frames) and on every present real set."""
+    cells = []
+    if frames:
+        ours = run_synthetic(frames, 2026)[0]
+        cells.append(f"{ours.exact}/{ours.photos}")
+    for realset in SETS:
+        if realset.present:
+            try:
+                ours = run_realset(realset)[0]
+                cells.append(f"{ours.exact}/{ours.photos} ({ours.miscounted})")
+            except ValueError as exc:  # CalibrationError: the set does not calibrate
+                cells.append(f"refused: {str(exc)[:30]}")
+    return cells
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.sensitivity", description=__doc__.split("\n")[0])
+    parser.add_argument("--frames", type=int, default=60, help="synthetic frames per run (0: none)")
+    parser.add_argument("--factors", type=float, nargs="+", default=[0.8, 1.25])
+    parser.add_argument("--only", nargs="*", help="constants to vary (default: all)")
+    args = parser.parse_args(argv)
+    _pin_one_core()
+    heads = (["synthetic"] if args.frames else []) + [s.name for s in SETS if s.present]
+    print("exact photos (objects miscounted); every set counted with the constant changed, others as shipped")
+    print(f"  {'constant':34} " + "  ".join(f"{h:>22}" for h in heads))
+    print(f"  {'(as shipped)':34} " + "  ".join(f"{c:>22}" for c in exact_per_set(args.frames)), flush=True)
+    for module, name in CONSTANTS:
+        if args.only and name not in args.only:
+            continue
+        for factor in args.factors:
+            with changed(module, name, factor) as value:
+                label = f"{name} ×{factor:g} = {value:g}"
+                print(f"  {label:34} " + "  ".join(f"{c:>22}" for c in exact_per_set(args.frames)), flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
