@@ -8,8 +8,8 @@ constant whose change costs no set anything is a candidate for removal; one whos
 one set and lowers another is where the counter is tuned to a set (docs/vision.md, "Constants").
 
 A constant is changed in every module that imported it (``from … import NAME`` copies the
-binding), so the calibration and the counting see the same value, and the cached lookup tables
-are dropped on each change. Values baked into a default argument at import are not reached;
+binding), so the calibration and the counting see the same value, and the cached calibrations
+and lookup tables are dropped on each change (each set is calibrated again). Values baked into a default argument at import are not reached;
 none of the constants listed here is used that way.
 """
 
@@ -21,7 +21,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 from benchmarks.realsets import SETS
-from benchmarks.vision import _pin_one_core, run_realset, run_synthetic
+from benchmarks.vision import _fitted, _pin_one_core, run_realset, run_synthetic
 from companion.vision.classify import full_tables
 
 # (module, name) of every scalar the counter is tuned by; integers stay integers.
@@ -60,25 +60,30 @@ def changed(module: str, name: str, factor: float) -> Iterator[object]:
                if key.startswith(("companion.vision", "benchmarks")) and getattr(m, name, None) is original]
     for m in holders:
         setattr(m, name, value)
-    full_tables.cache_clear()  # tables built under the old value must not be reused
+    _drop_caches()  # calibrations and tables made under the old value must not be reused
     try:
         yield value
     finally:
         for m in holders:
             setattr(m, name, original)
-        full_tables.cache_clear()
+        _drop_caches()
+
+
+def _drop_caches() -> None:
+    full_tables.cache_clear()
+    _fitted.cache_clear()
 
 
 def exact_per_set(frames: int) -> list[str]:
     """Photos exact on the synthetic set (``frames`` frames) and on every present real set."""
     cells = []
     if frames:
-        ours = run_synthetic(frames, 2026)[0]
+        ours = run_synthetic(frames, 2026, baseline=False)[0]
         cells.append(f"{ours.exact}/{ours.photos}")
     for realset in SETS:
         if realset.present:
             try:
-                ours = run_realset(realset)[0]
+                ours = run_realset(realset, baseline=False)[0]
                 cells.append(f"{ours.exact}/{ours.photos} ({ours.miscounted})")
             except ValueError as exc:  # CalibrationError: the set does not calibrate
                 cells.append(f"refused: {str(exc)[:30]}")

@@ -103,7 +103,7 @@ def _timed(fn, *args):
     return result, ((time.perf_counter() - t0) * 1000.0, (time.process_time() - c0) * 1000.0)
 
 
-def run_synthetic(frames: int, seed: int) -> list[Score]:
+def run_synthetic(frames: int, seed: int, baseline: bool = True) -> list[Score]:
     ours, ours_empty, naive = (Score("ours"), Score("ours, with empty photo"), Score("baseline (HSV)"))
     cals, bases = {}, {}
     for index, name in enumerate(TRAYS):
@@ -121,8 +121,9 @@ def run_synthetic(frames: int, seed: int) -> list[Score]:
         ours.add(label, frame.counts, result.counts, timing, mp, max(0, result.unknown - frame.unknown))
         result, timing = _timed(count_cubes, frame.image, cals[name], empty)
         ours_empty.add(label, frame.counts, result.counts, timing, mp, max(0, result.unknown - frame.unknown))
-        counted, timing = _timed(baseline_count, frame.image, bases[name])
-        naive.add(label, frame.counts, counted, timing, mp)
+        if baseline:
+            counted, timing = _timed(baseline_count, frame.image, bases[name])
+            naive.add(label, frame.counts, counted, timing, mp)
     return [ours, ours_empty, naive]
 
 
@@ -135,7 +136,7 @@ def _fitted(realset: RealSet, samples: tuple[Sample, ...]):
     return calibrate(photo, samples), fit_baseline(photo, samples)
 
 
-def run_realset(realset: RealSet, drift=None, drawing=None) -> list[Score]:
+def run_realset(realset: RealSet, drift=None, drawing=None, baseline: bool = True) -> list[Score]:
     """Ours and the baseline on every photo of ``realset`` but its calibration photo, each
     photo first changed by ``drift`` when one is given (the calibration never is), with the
     sample boxes redrawn by ``drawing`` when one is given. Raises :class:`CalibrationError`
@@ -159,8 +160,9 @@ def run_realset(realset: RealSet, drift=None, drawing=None) -> list[Score]:
         ours.add(name, truth[name], result.counts, timing, mp, result.unknown)
         if ours.stages is not None and drift is None:  # boxes are in the photo's own pixels
             ours.stages.add(name, boxes[name], result)
-        counted, timing = _timed(baseline_count, image, base)
-        naive.add(name, truth[name], counted, timing, mp)
+        if baseline:
+            counted, timing = _timed(baseline_count, image, base)
+            naive.add(name, truth[name], counted, timing, mp)
     return [ours, naive]
 
 

@@ -205,16 +205,14 @@ def _inside(geo: _Geometry, x: float, y: float) -> bool:
     return 0 <= xi < w and 0 <= yi < h and bool(geo.roi_mask[yi, xi])
 
 
-def _same_hue(lab: np.ndarray, ref: np.ndarray) -> np.ndarray:
-    """Whether each N×3 Lab value (a, b centred) has the hue of the reference mean: both
-    without chroma (a black cube gone grey), or both chromatic within :data:`SAME_HUE`."""
-    chroma = np.hypot(lab[:, 1], lab[:, 2])
-    ref_chroma = float(np.hypot(ref[1], ref[2]))
+def _same_hue(lab: np.ndarray, ref: np.ndarray) -> bool:
+    """Whether a Lab value (a, b centred) has the hue of a reference mean: both without
+    chroma (a black cube gone grey), or both chromatic within :data:`SAME_HUE`."""
+    chroma, ref_chroma = math.hypot(lab[1], lab[2]), math.hypot(ref[1], ref[2])
     if ref_chroma < CHROMATIC:
         return chroma < 2 * CHROMATIC
-    turn = np.degrees(np.abs(np.angle(np.exp(1j * (np.arctan2(lab[:, 2], lab[:, 1])
-                                                    - np.arctan2(ref[2], ref[1]))))))
-    return (chroma >= CHROMATIC) & (turn <= SAME_HUE)
+    turn = math.degrees(math.atan2(lab[2], lab[1]) - math.atan2(ref[2], ref[1]))
+    return chroma >= CHROMATIC and abs((turn + 180.0) % 360.0 - 180.0) <= SAME_HUE
 
 
 def _colour_doubts(geo: _Geometry, blobs: Blobs,
@@ -234,11 +232,11 @@ def _colour_doubts(geo: _Geometry, blobs: Blobs,
     own = np.full(len(pieces), np.inf)
     other = np.full(len(pieces), np.inf)
     other_code = np.zeros(len(pieces), int)
-    hue_agrees = np.zeros(len(pieces), bool)
-    for ref_code, mean, inv, shades in geo.colour_refs:
+    own_ref = np.zeros(len(pieces), int)  # index of the nearest reference of its own colour
+    for k, (ref_code, mean, inv, shades) in enumerate(geo.colour_refs):
         dist = shade_distance(lab, mean, inv, shades)
         mine = codes == ref_code
-        hue_agrees |= mine & (dist <= own) & _same_hue(lab, mean)
+        own_ref = np.where(mine & (dist < own), k, own_ref)
         own = np.where(mine, np.minimum(own, dist), own)
         closer = ~mine & (dist < other)
         other = np.where(closer, dist, other)
@@ -248,8 +246,9 @@ def _colour_doubts(geo: _Geometry, blobs: Blobs,
     # to any other colour, an object is that colour (flagged, below) — not unknown.
     # Its hue must agree too: an uncalibrated purple is far from blue and farther from the
     # rest, yet it is no blue cube.
-    by_margin = ((own > NO_SUCH_COLOUR) & (own <= NO_COLOUR_AT_ALL) & (other >= CLEAR_MARGIN * own)
-                 & hue_agrees)
+    by_margin = (own > NO_SUCH_COLOUR) & (own <= NO_COLOUR_AT_ALL) & (other >= CLEAR_MARGIN * own)
+    for i in np.flatnonzero(by_margin):  # few: only objects the light moved far
+        by_margin[i] = _same_hue(lab[i], geo.colour_refs[own_ref[i]][1])
     return [(float(o), CUBE_COLORS[c - 1] if d else None, bool(m))
             for o, c, d, m in zip(own, other_code, doubt, by_margin)]
 
