@@ -1,0 +1,60 @@
+"""CPU time of one count, as the tower makes it: ``python -m benchmarks.count_speed``.
+
+Counts ``--frames`` synthetic 1280×960 frames of the stress set (benchmarks/stress.py) on one
+core, first grouped by tray (one calibration after another, as one tower counts) and then in
+shuffled order (calibrations mixed, the lookup tables no longer warm), and prints the median
+CPU time of each. Run it in two checkouts one after the other to compare two versions: on a
+shared machine the spread between runs is often larger than a small difference.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import time
+
+import numpy as np
+
+from benchmarks.stress import TRAYS, stress_case, tray_conditions
+from benchmarks.vision import _pin_one_core
+from companion.vision.calibration import calibrate
+from companion.vision.counting import count_cubes
+from companion.vision.synthetic import render_calibration_photo, render_tray
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.count_speed", description=__doc__.split("\n")[0])
+    parser.add_argument("--frames", type=int, default=120)
+    parser.add_argument("--seed", type=int, default=2026)
+    args = parser.parse_args(argv)
+    _pin_one_core()
+    cals = {}
+    for index, name in enumerate(TRAYS):
+        tower = tray_conditions(name, index)
+        photo, samples, empty = render_calibration_photo(tower)
+        cals[name] = calibrate(photo.image, samples, empty=empty.image, roi=tower.roi)
+        cals[name].tables  # built once per calibration, never part of a count's time
+    frames: dict[str, list[np.ndarray]] = {}
+    for i in range(args.frames):
+        name, counts, cond = stress_case(i, args.seed)
+        frames.setdefault(name, []).append(render_tray(counts, seed=args.seed * 100003 + i, conditions=cond).image)
+
+    def cpu_ms(order: list[tuple[str, np.ndarray]]) -> float:
+        times = []
+        for name, image in order:
+            start = time.process_time()
+            count_cubes(image, cals[name])
+            times.append(time.process_time() - start)
+        return 1000.0 * float(np.median(times))
+
+    grouped = [(name, image) for name, images in frames.items() for image in images]
+    mixed = list(grouped)
+    random.Random(args.seed).shuffle(mixed)
+    print(f"{args.frames} frames of 1280×960, one core: median CPU ms per count "
+          f"{cpu_ms(grouped):.1f} (one calibration at a time), {cpu_ms(mixed):.1f} (calibrations mixed)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
