@@ -33,8 +33,16 @@ def place_objects(blobs: Blobs, classes: np.ndarray, relit: np.ndarray, colour_r
     positions, and each place takes the colour most of its pixels vote for (confident pixels
     fully, ambiguous ones a quarter) — so a sweet that reads partly as its neighbour's colour
     is still one sweet of its own colour. Colour codes in ``sure`` (a colour with half an
-    object of its own) get a place each whatever the split says: see :func:`_seat_every`.
+    object of its own) get a place each, whichever way the places were given out: see
+    :func:`_seat_every`.
     """
+    return _seat_every(_places(blobs, classes, relit, colour_refs, label, votes, n, one_size),
+                       sure, votes, blobs, classes, label)
+
+
+def _places(blobs: Blobs, classes: np.ndarray, relit: np.ndarray, colour_refs: tuple, label: int,
+            votes: np.ndarray, n: int, one_size: bool) -> list[tuple[int, float, float]]:
+    """:func:`place_objects` before every sure colour is seated."""
     codes = np.flatnonzero(votes > 0.1 * votes.sum()) + 1
     if len(codes) == 1 or n == 1:
         code = int(codes[np.argmax(votes[codes - 1])]) if n == 1 else int(codes[0])
@@ -81,14 +89,15 @@ def place_objects(blobs: Blobs, classes: np.ndarray, relit: np.ndarray, colour_r
                     best[ref_code] = min(best.get(ref_code, math.inf), d)
             code = min(best, key=best.get)
         out.append((code, float(cx), float(cy)))
-    return _seat_every(out, sure, votes, blobs, label)
+    return out
 
 
 def _seat_every(out: list[tuple[int, float, float]], sure: tuple[int, ...], votes: np.ndarray,
-                blobs: Blobs, label: int) -> list[tuple[int, float, float]]:
+                blobs: Blobs, classes: np.ndarray, label: int) -> list[tuple[int, float, float]]:
     """``out`` with a place for every colour of ``sure``: a split by position alone can share
     a long block's pixels between its neighbours' places (a red block between a blue and a
-    green one became a blue and two greens). The place given up is one of the colour with the
+    green one became a blue and two greens), and seats by votes or a single object's leading
+    colour can leave a colour with half an object of its own pixels without one. The place given up is one of the colour with the
     most places for its votes, never a colour's only place; it moves to the centre of the
     missing colour's pixels."""
     for code in sure:
@@ -99,10 +108,8 @@ def _seat_every(out: list[tuple[int, float, float]], sure: tuple[int, ...], vote
         if not donors:
             break
         donor = max(donors, key=lambda c: (c not in sure, held.count(c) / max(votes[c - 1], 1.0)))
-        codes = [code, code + AMBIGUOUS]
-        a = max(float(blobs.histogram[label, codes].sum()), 1.0)
-        centre = (blobs.sum_x[label, codes].sum() / a, blobs.sum_y[label, codes].sum() / a)
-        out[held.index(donor)] = (code, float(centre[0]), float(centre[1]))
+        (cx, cy), = cube_centres(blobs, classes, label, [code, code + AMBIGUOUS], 1)
+        out[held.index(donor)] = (code, float(cx), float(cy))
     return out
 
 

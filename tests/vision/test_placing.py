@@ -43,7 +43,7 @@ def test_a_colour_with_half_an_object_of_its_own_keeps_a_place():
     blobs = _blob_with({1: (413, 10.0, 20.0), 2: (468, 30.0, 5.0), 6: (551, 40.0, 30.0)})
     votes = np.array([413.0, 468.0, 0.0, 0.0, 0.0, 551.0])
     split = [(2, 30.0, 5.0), (6, 40.0, 35.0), (6, 38.0, 25.0)]
-    placed = _seat_every(list(split), (1, 2, 6), votes, blobs, 1)
+    placed = _seat_every(list(split), (1, 2, 6), votes, blobs, None, 1)
     assert sorted(c for c, _, _ in placed) == [1, 2, 6]
     red = next(p for p in placed if p[0] == 1)
     assert red[1:] == pytest.approx((10.0, 20.0))  # at the red pixels' centre
@@ -52,5 +52,24 @@ def test_a_colour_with_half_an_object_of_its_own_keeps_a_place():
 def test_a_colours_only_place_is_never_given_up():
     blobs = _blob_with({1: (300, 0.0, 0.0), 2: (300, 10.0, 0.0)})
     votes = np.array([300.0, 300.0, 0, 0, 0, 0])
-    placed = _seat_every([(2, 10.0, 0.0)], (1, 2), votes, blobs, 1)
+    placed = _seat_every([(2, 10.0, 0.0)], (1, 2), votes, blobs, None, 1)
     assert placed == [(2, 10.0, 0.0)]  # one place, two sure colours: nothing to move
+
+
+def test_seats_by_votes_leave_no_sure_colour_out():
+    # One blob of cubes: 900 red, 300 blue and 300 green pixels, three cubes. By votes alone
+    # the seats are red 2, blue 1, green 0 — the green cube, with a cube's worth of its own
+    # pixels, would vanish without a flag.
+    from companion.vision.placing import place_objects
+    from companion.vision.segment import find_blobs
+
+    classes = np.zeros((12, 152), np.uint8)
+    classes[1:11, 1:91], classes[1:11, 91:121], classes[1:11, 121:151] = 1, 2, 6
+    blobs = find_blobs(classes)
+    label = int(blobs.labels[5, 5])
+    votes = np.array([900.0, 300.0, 0.0, 0.0, 0.0, 300.0])
+    assert largest_remainder(votes[[0, 1, 5]], 3).tolist() == [2, 1, 0]
+    placed = place_objects(blobs, classes, None, (), label, votes, 3, one_size=True, sure=(1, 2, 6))
+    assert sorted(c for c, _, _ in placed) == [1, 2, 6]
+    green = next(p for p in placed if p[0] == 6)
+    assert 121 <= green[1] <= 151  # at the green pixels
