@@ -38,7 +38,7 @@ from companion.vision.colors import CUBE_COLORS
 from companion.vision.errors import CalibrationError, ImageReadError, ImageSizeError
 from companion.vision.frontend import class_map
 from companion.vision.samples import Box, Sample, box_text, core, is_round, sample_object, sample_reference
-from companion.vision.segment import find_blobs
+from companion.vision.segment import N_CLASSES, find_blobs
 from companion.vision.tray import colour_warnings, sample_area, tray_pixels, tray_references
 
 FORMAT = "immortals-tower-calibration"
@@ -245,17 +245,17 @@ def calibrate(image: np.ndarray, samples: Iterable[Sample], backgrounds: Iterabl
         candidates = np.unique(inside[inside > 0])
         # A sample whose blob reaches well beyond its box touches its neighbours (a packed
         # group of blocks): its own part is what lies in the box.
-        own = [(lab, inside == lab) for lab in candidates]
+        reaches = {lab: _reaches_out(blobs.stats[lab], x, y, w, h) for lab in candidates}
         box_classes = classes[y:y + h, x:x + w]
-        counts = {lab: _box_histogram(box_classes, m) if _reaches_out(blobs.stats[lab], x, y, w, h)
-                  else blobs.histogram[lab] for lab, m in own}
+        counts = {lab: _box_histogram(box_classes, inside == lab) if reaches[lab] else blobs.histogram[lab]
+                  for lab in candidates}
         best = max(candidates, key=lambda lab: counts[lab][code] + counts[lab][code + AMBIGUOUS], default=None)
         mine = 0 if best is None else counts[best][code] + counts[best][code + AMBIGUOUS]
         if best is None or mine < max(4, 0.3 * counts[best][1:].sum()):
             raise CalibrationError(f"The {s.color} sample box {box_text(s.box)} holds no cube the "
                                    f"counter recognises as {s.color}; is the box on the right cube?")
         areas.setdefault(s.color, []).append(float(counts[best][1:].sum()) * scale * scale)
-        if _reaches_out(blobs.stats[best], x, y, w, h):
+        if reaches[best]:
             radius = float(blobs.depth[y:y + h, x:x + w][inside == best].max())
         else:
             radius = float(blobs.radius[best])
@@ -275,7 +275,7 @@ def _reaches_out(stats: np.ndarray, x: int, y: int, w: int, h: int) -> bool:
 
 def _box_histogram(box_classes: np.ndarray, part: np.ndarray) -> np.ndarray:
     """Pixels of each class (as a blob histogram) in ``part``, a mask over ``box_classes``."""
-    return np.bincount(box_classes[part], minlength=2 * AMBIGUOUS)
+    return np.bincount(box_classes[part], minlength=N_CLASSES)
 
 
 # ---------------------------------------------------------------- JSON
