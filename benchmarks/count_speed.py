@@ -16,11 +16,10 @@ import time
 
 import numpy as np
 
-from benchmarks.stress import TRAYS, stress_case, tray_conditions
-from benchmarks.vision import _pin_one_core
-from companion.vision.calibration import calibrate
+from benchmarks.stress import stress_case
+from benchmarks.vision import _pin_one_core, calibrate_trays
 from companion.vision.counting import count_cubes
-from companion.vision.synthetic import render_calibration_photo, render_tray
+from companion.vision.synthetic import render_tray
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -29,12 +28,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=2026)
     args = parser.parse_args(argv)
     _pin_one_core()
-    cals = {}
-    for index, name in enumerate(TRAYS):
-        tower = tray_conditions(name, index)
-        photo, samples, empty = render_calibration_photo(tower)
-        cals[name] = calibrate(photo.image, samples, empty=empty.image, roi=tower.roi)
-        cals[name].tables  # built once per calibration, never part of a count's time
+    cals, _ = calibrate_trays(baseline=False)
+    for cal in cals.values():
+        cal.tables  # built once per calibration, never part of a count's time
     frames: dict[str, list[np.ndarray]] = {}
     for i in range(args.frames):
         name, counts, cond = stress_case(i, args.seed)

@@ -37,14 +37,21 @@ def _height(factor: float) -> Drift:
     return lambda im: cv2.resize(im, None, fx=factor, fy=factor, interpolation=mode)
 
 
+_CODES = np.arange(256) / 255.0
+_LINEAR = np.where(_CODES <= 0.04045, _CODES / 12.92, ((_CODES + 0.055) / 1.055) ** 2.4)  # sRGB decoded
+
+
+def _encoded(linear: np.ndarray) -> np.ndarray:
+    """8-bit sRGB codes of linear light (clipped to 0..1)."""
+    linear = np.clip(linear, 0.0, 1.0)
+    encoded = np.where(linear <= 0.0031308, 12.92 * linear, 1.055 * linear ** (1 / 2.4) - 0.055)
+    return np.round(255.0 * encoded).astype(np.uint8)
+
+
 def _exposure(factor: float) -> Drift:
     """The exposure ×``factor`` on the sensor's linear light (sRGB decoded, scaled, encoded
     again and clipped), as a camera's longer or shorter shutter makes it."""
-    code = np.arange(256) / 255.0
-    linear = np.where(code <= 0.04045, code / 12.92, ((code + 0.055) / 1.055) ** 2.4) * factor
-    linear = np.clip(linear, 0.0, 1.0)
-    encoded = np.where(linear <= 0.0031308, 12.92 * linear, 1.055 * linear ** (1 / 2.4) - 0.055)
-    lut = np.round(255.0 * encoded).astype(np.uint8)
+    lut = _encoded(_LINEAR * factor)
     return lambda im: lut[im]
 
 
@@ -64,15 +71,12 @@ def _white_balance_kelvin(shift: float) -> Drift:
         radiance = 1.0 / (wavelengths ** 5 * (np.exp(1.4388e-2 / (wavelengths * kelvin)) - 1.0))
         return radiance / radiance[1]
     gains = (body(6500.0 + shift) / body(6500.0)).astype(np.float32)
-    code = np.arange(256) / 255.0
-    linear = np.where(code <= 0.04045, code / 12.92, ((code + 0.055) / 1.055) ** 2.4)
+    luts = [_encoded(_LINEAR * gain) for gain in gains]
 
     def apply(im: np.ndarray) -> np.ndarray:
         out = np.empty_like(im)
         for c in range(3):
-            lin = np.clip(linear * gains[c], 0.0, 1.0)
-            enc = np.where(lin <= 0.0031308, 12.92 * lin, 1.055 * lin ** (1 / 2.4) - 0.055)
-            out[..., c] = np.round(255.0 * enc).astype(np.uint8)[im[..., c]]
+            out[..., c] = luts[c][im[..., c]]
         return out
     return apply
 

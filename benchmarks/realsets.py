@@ -53,8 +53,6 @@ CANDY = RealSet("candy", REALSETS / "candy", "03.jpg", (
     Sample("yellow", (812, 910, 86, 104)),
 ))
 
-SETS = (CANDY,)
-
 
 def _from_calib_json(name: str) -> RealSet:
     """A set whose ``calib.json`` names the calibration photo and one box per colour."""

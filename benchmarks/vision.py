@@ -33,12 +33,12 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
-from benchmarks.baseline import baseline_count, fit_baseline
+from benchmarks.baseline import BaselineModel, baseline_count, fit_baseline
 from benchmarks.drift import BOX_DRAWINGS, DRIFTS
 from benchmarks.realsets import SETS, RealSet
 from benchmarks.stages import Stages
 from benchmarks.stress import TRAYS, stress_case, tray_conditions
-from companion.vision.calibration import Sample, calibrate
+from companion.vision.calibration import Calibration, Sample, calibrate
 from companion.vision.counting import count_cubes
 from companion.vision.errors import CalibrationError
 from companion.vision.imageio import read_image
@@ -103,14 +103,22 @@ def _timed(fn, *args):
     return result, ((time.perf_counter() - t0) * 1000.0, (time.process_time() - c0) * 1000.0)
 
 
-def run_synthetic(frames: int, seed: int, baseline: bool = True) -> list[Score]:
-    ours, ours_empty, naive = (Score("ours"), Score("ours, with empty photo"), Score("baseline (HSV)"))
+def calibrate_trays(baseline: bool = True) -> tuple[dict[str, Calibration], dict[str, BaselineModel]]:
+    """Each tray of the stress set calibrated once from its own calibration photo (with its
+    empty photo and outline), and — when ``baseline`` — the baseline fitted on the same boxes."""
     cals, bases = {}, {}
     for index, name in enumerate(TRAYS):
         tower = tray_conditions(name, index)
         photo, samples, empty = render_calibration_photo(tower)
         cals[name] = calibrate(photo.image, samples, empty=empty.image, roi=tower.roi)
-        bases[name] = fit_baseline(photo.image, samples, tower.roi)
+        if baseline:
+            bases[name] = fit_baseline(photo.image, samples, tower.roi)
+    return cals, bases
+
+
+def run_synthetic(frames: int, seed: int, baseline: bool = True) -> list[Score]:
+    ours, ours_empty, naive = (Score("ours"), Score("ours, with empty photo"), Score("baseline (HSV)"))
+    cals, bases = calibrate_trays(baseline)
     for i in range(frames):
         name, counts, cond = stress_case(i, seed)
         frame = render_tray(counts, seed=seed * 100003 + i, conditions=cond)
