@@ -14,7 +14,7 @@ from flask import Blueprint, Response, jsonify
 from companion.store.nights import photo_of
 from companion.store.recap import NightNotFoundError, night_recap, recap_nights
 from companion.web import share
-from companion.web.api.errors import NotFoundError
+from companion.web.api.errors import not_found_is_404
 from companion.web.api.readings import IMAGES
 from companion.web.api.review import replayer
 from companion.web.api.runtime import runtime
@@ -28,12 +28,10 @@ _NIGHT = {"night": {"schema": {"pattern": r"^\d{4}-\d{2}-\d{2}$"},
 _CSS = Path(__file__).resolve().parents[1] / "static" / "css" / "recap_share.css"
 
 
+@not_found_is_404(NightNotFoundError)
 def _recap(night: str) -> dict:
     rt = runtime()
-    try:
-        return night_recap(rt.log, night, replayer(rt))
-    except NightNotFoundError as exc:
-        raise NotFoundError(exc.args[0]) from None
+    return night_recap(rt.log, night, replayer(rt))
 
 
 @bp.get("/recap")
