@@ -13,13 +13,13 @@ drawn.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
+from companion.analysis.tests import wilson
 from companion.analysis.tower_model import TowerModel
 
 DRAWS = 10_000
@@ -78,14 +78,6 @@ def battle_odds(model: TowerModel, attacker: str, defender: str | None, stance: 
     return Odds(win, tie, max(0.0, 1.0 - win - tie), draws)
 
 
-def wilson(k: int, n: int, z: float = 1.959964) -> tuple[float, float]:
-    """Wilson score interval of a share k/n (n > 0)."""
-    p = k / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return max(0.0, centre - half), min(1.0, centre + half)
-
-
 def calibration(predicted: Iterable[float], won: Iterable[bool], bins: int = 10) -> list[dict[str, Any]]:
     """Per bin of predicted win chance: battles, mean prediction, share won (with a 95 % Wilson
     interval). Bins without battles are left out; ``share`` is never invented."""
@@ -108,7 +100,7 @@ def calibration_of_bins(rows: Iterable[tuple[int, int, float, int]], bins: int =
     for b, n, total, k in sorted(rows):
         if not n:
             continue
-        low, high = wilson(k, n)
+        low, high = wilson(k / n, n)
         out.append({"bin": [b / bins, (b + 1) / bins], "battles": n,
                     "predicted": round(total / n, 4), "won": round(k / n, 4),
                     "low": round(low, 4), "high": round(high, 4)})

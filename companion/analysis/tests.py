@@ -1,4 +1,5 @@
-"""The two distributions the statistics need: the χ² upper tail and the normal quantile.
+"""The two distributions the statistics need — the χ² upper tail and the normal quantile — and
+the Wilson interval of a share built on the latter.
 
 Why not SciPy: the tests here only ever use a χ² with a *whole* number of degrees of freedom
 (2 per colour tested), whose tail has an exact closed form (a finite series of Poisson terms for
@@ -43,6 +44,20 @@ def chi2_sf(x: float, df: int) -> float:
 def z_quantile(p: float) -> float:
     """The standard normal quantile (``z_quantile(0.975) ≈ 1.96``)."""
     return _NORMAL.inv_cdf(p)
+
+
+def wilson(share: float, n: float, confidence: float = 0.95) -> tuple[float, float]:
+    """The Wilson score interval of a ``share`` seen in ``n`` trials (closed form; stays inside
+    [0, 1] and, unlike Wald, is not empty at 0 or 1: 7 of 7 gives 65 %–100 %). No trials: 0–1."""
+    if n <= 0:
+        return 0.0, 1.0
+    z = z_quantile(0.5 + confidence / 2)
+    z2n = z * z / n
+    centre = (share + z2n / 2) / (1 + z2n)
+    half = z * math.sqrt(share * (1 - share) / n + z2n / (4 * n)) / (1 + z2n)
+    low = 0.0 if share <= 0 else max(0.0, centre - half)
+    high = 1.0 if share >= 1 else min(1.0, centre + half)
+    return low, high
 
 
 def chi2_isf(p: float, df: int) -> float:

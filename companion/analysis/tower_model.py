@@ -31,7 +31,7 @@ import numpy as np
 from companion.analysis.regression import FILL_EDGES, SIZE_EDGES, bin_of
 from companion.analysis.regression import expit as _expit
 from companion.analysis.regression import logit as _logit
-from companion.analysis.tests import z_quantile
+from companion.analysis.tests import wilson, z_quantile
 
 COLOURS = ("red", "blue", "yellow", "purple", "black", "green")
 CONFIDENCE = 0.95
@@ -204,20 +204,6 @@ def _covariance(data: _Data, land: float, release: float, free: tuple[bool, bool
         for b, jb in enumerate(idx):
             cov[ja, jb] = inv[a, b]
     return cov
-
-
-def wilson(estimate: float, n: float, confidence: float = CONFIDENCE) -> tuple[float, float]:
-    """The Wilson score interval of a proportion ``estimate`` seen in ``n`` trials (closed form;
-    stays inside [0, 1] and, unlike Wald, is not empty at 0 or 1: 7 of 7 gives 65 %–100 %)."""
-    if n <= 0:
-        return 0.0, 1.0
-    z = z_quantile(0.5 + confidence / 2)
-    z2n = z * z / n
-    centre = (estimate + z2n / 2) / (1 + z2n)
-    half = z * math.sqrt(estimate * (1 - estimate) / n + z2n / (4 * n)) / (1 + z2n)
-    low = 0.0 if estimate <= 0 else max(0.0, centre - half)
-    high = 1.0 if estimate >= 1 else min(1.0, centre + half)
-    return low, high
 
 
 _EDGE = 1e-4  # an estimate this close to 0 or 1 is at the edge of the fit
