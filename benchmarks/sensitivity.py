@@ -1,7 +1,8 @@
 """How the counts on every set move when one of the counter's constants moves.
 
 ``python -m benchmarks.sensitivity`` (``--frames N`` synthetic frames, default 60;
-``--factors 0.8 1.25``; ``--only NAME …``) prints, for each named constant of
+``--factors 0.8 1.25``; ``--only NAME …``; ``--drift NAME …`` to count the real sets under
+drifts too) prints, for each named constant of
 ``companion.vision`` and each factor, the photos exact on the synthetic stress set and on every
 real set in ``../shared/realsets``, beside the same sets at the shipped value, in one run. A
 constant whose change costs no set anything is a candidate for removal; one whose change raises
@@ -17,9 +18,10 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 
+from benchmarks.drift import DRIFTS
 from benchmarks.realsets import SETS
 from benchmarks.vision import _fitted, _pin_one_core, run_realset, run_synthetic
 from companion.vision.classify import full_tables
@@ -47,6 +49,9 @@ CONSTANTS: tuple[tuple[str, str], ...] = (
     ("companion.vision.tray", "LIKE_SAMPLE"),
     ("companion.vision.tray", "TRAY_LOOKS"),
     ("companion.vision.frontend", "UNCHANGED"),
+    ("companion.vision.black_level", "LIFT_MIN"),
+    ("companion.vision.black_level", "OBJECT_DARK_PERCENTILE"),
+    ("companion.vision.black_level", "FLOOR_PERCENTILE"),
 )
 
 
@@ -74,19 +79,21 @@ def _drop_caches() -> None:
     _fitted.cache_clear()
 
 
-def exact_per_set(frames: int) -> list[str]:
-    """Photos exact on the synthetic set (``frames`` frames) and on every present real set."""
+def exact_per_set(frames: int, drifts: Sequence[str] = ()) -> list[str]:
+    """Photos exact on the synthetic set (``frames`` frames) and on every present real set, as
+    taken and then under each of ``drifts`` (names in :data:`~benchmarks.drift.DRIFTS`)."""
     cells = []
     if frames:
         ours = run_synthetic(frames, 2026, baseline=False)[0]
         cells.append(f"{ours.exact}/{ours.photos}")
-    for realset in SETS:
-        if realset.present:
-            try:
-                ours = run_realset(realset, baseline=False)[0]
-                cells.append(f"{ours.exact}/{ours.photos} ({ours.miscounted})")
-            except ValueError as exc:  # CalibrationError: the set does not calibrate
-                cells.append(f"refused: {str(exc)[:30]}")
+    for drift in (None, *drifts):
+        for realset in SETS:
+            if realset.present:
+                try:
+                    ours = run_realset(realset, None if drift is None else DRIFTS[drift], baseline=False)[0]
+                    cells.append(f"{ours.exact}/{ours.photos} ({ours.miscounted})")
+                except ValueError as exc:  # CalibrationError: the set does not calibrate
+                    cells.append(f"refused: {str(exc)[:30]}")
     return cells
 
 
@@ -95,19 +102,22 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--frames", type=int, default=60, help="synthetic frames per run (0: none)")
     parser.add_argument("--factors", type=float, nargs="+", default=[0.8, 1.25])
     parser.add_argument("--only", nargs="*", help="constants to vary (default: all)")
+    parser.add_argument("--drift", nargs="*", default=[], choices=list(DRIFTS), metavar="DRIFT",
+                        help="also count every real set under these drifts (names as in benchmarks/drift.py)")
     args = parser.parse_args(argv)
     _pin_one_core()
-    heads = (["synthetic"] if args.frames else []) + [s.name for s in SETS if s.present]
+    present = [s.name for s in SETS if s.present]
+    heads = (["synthetic"] if args.frames else []) + present + [f"{n}, {d}"[:22] for d in args.drift for n in present]
     print("exact photos (objects miscounted); every set counted with the constant changed, others as shipped")
     print(f"  {'constant':34} " + "  ".join(f"{h:>22}" for h in heads))
-    print(f"  {'(as shipped)':34} " + "  ".join(f"{c:>22}" for c in exact_per_set(args.frames)), flush=True)
+    print(f"  {'(as shipped)':34} " + "  ".join(f"{c:>22}" for c in exact_per_set(args.frames, args.drift)), flush=True)
     for module, name in CONSTANTS:
         if args.only and name not in args.only:
             continue
         for factor in args.factors:
             with changed(module, name, factor) as value:
                 label = f"{name} ×{factor:g} = {value:g}"
-                print(f"  {label:34} " + "  ".join(f"{c:>22}" for c in exact_per_set(args.frames)), flush=True)
+                print(f"  {label:34} " + "  ".join(f"{c:>22}" for c in exact_per_set(args.frames, args.drift)), flush=True)
     return 0
 
 

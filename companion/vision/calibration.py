@@ -10,7 +10,9 @@ colour; one box per shade; any subset of colours, at least one) and learns:
   background boxes and an empty-tray photo: dark, bright, wooden, two-tone, rails, screws,
   shadows, reflections (:mod:`~companion.vision.tray`). Nothing is assumed about the tray;
 - one cube's area and radius, measured on the class map exactly as the counter measures blobs;
-- the tray outline and the working resolution.
+- the tray outline and the working resolution;
+- the dark channel of its objects and of its tray, to read a later frame's black level by
+  (:mod:`~companion.vision.black_level`).
 
 ``save_calibration`` / ``load_calibration`` keep it as versioned JSON; loading validates every
 field and raises :class:`CalibrationError` with a sentence that says what is wrong. The lookup
@@ -33,6 +35,7 @@ import cv2
 import numpy as np
 
 from companion.vision import light
+from companion.vision.black_level import dark_levels
 from companion.vision.classify import AMBIGUOUS, BACKGROUND, CLASS_NAMES, Reference, code_of, full_tables
 from companion.vision.colors import CUBE_COLORS
 from companion.vision.errors import CalibrationError, ImageReadError, ImageSizeError
@@ -76,6 +79,10 @@ class Calibration:
     # (``{"backend": "picamera2", "controls": {...}}``); the counter never reads them.
     camera: dict = field(default_factory=dict)
     warnings: tuple[str, ...] = field(default=())  # things worth telling the person calibrating
+    # The calibration photo's dark channel: its objects' dark end and its tray's median (8-bit
+    # levels), against which a frame's black level is read (see black_level). None in files
+    # written before it was kept: no lift is then removed.
+    dark: tuple[float, float] | None = None
 
     @property
     def colors(self) -> tuple[str, ...]:
@@ -117,6 +124,7 @@ class Calibration:
             "backgrounds": [list(b) for b in self.backgrounds],
             "camera": self.camera,
             "warnings": list(self.warnings),
+            "dark": None if self.dark is None else [round(v, 2) for v in self.dark],
         }
 
 
@@ -235,6 +243,12 @@ def calibrate(image: np.ndarray, samples: Iterable[Sample], backgrounds: Iterabl
     tables = full_tables(references)
     _, classes = class_map(small, references, tables, tray_bgr, tray_cells=cells)
     blobs = find_blobs(classes)
+    inside = None
+    if roi_points is not None:
+        inside = np.zeros(small.shape[:2], np.uint8)
+        cv2.fillPoly(inside, [np.round(np.array(roi_points, np.float64) / scale).astype(np.int32)], 1)
+    levels = dark_levels(small, classes, inside)
+    dark = None if levels.objects is None else (levels.objects, levels.tray)
     areas: dict[str, list[float]] = {}
     radii: dict[str, list[float]] = {}
     for s in samples:
@@ -263,7 +277,7 @@ def calibrate(image: np.ndarray, samples: Iterable[Sample], backgrounds: Iterabl
     cube_area = {c: float(np.median(a)) for c, a in areas.items()}
     cube_radius = {c: float(np.median(r)) for c, r in radii.items()}
     return Calibration((width, height), roi_points, scale, references, cube_area, cube_radius,
-                       tray_bgr, cells, is_round(masks), samples, backgrounds, {}, tuple(warnings))
+                       tray_bgr, cells, is_round(masks), samples, backgrounds, {}, tuple(warnings), dark)
 
 
 def _reaches_out(stats: np.ndarray, x: int, y: int, w: int, h: int) -> bool:
@@ -350,6 +364,8 @@ def calibration_from_dict(data: object, name: str = "The calibration") -> Calibr
         backgrounds = tuple(tuple(int(v) for v in b) for b in data.get("backgrounds", []))
         camera = data.get("camera", {})
         warnings = tuple(str(v) for v in data.get("warnings", []))
+        dark = data.get("dark")
+        dark = None if dark is None else tuple(float(v) for v in dark)
     except (KeyError, TypeError, ValueError) as exc:
         if isinstance(exc, CalibrationError):
             raise
@@ -358,6 +374,8 @@ def calibration_from_dict(data: object, name: str = "The calibration") -> Calibr
         raise bad("the camera settings must be a JSON object")
     if len(tray_bgr) != 3 or not all(math.isfinite(v) and v >= 0 for v in tray_bgr):
         raise bad("the tray colour needs three non-negative numbers")
+    if dark is not None and (len(dark) != 2 or not all(math.isfinite(v) and 0 <= v <= 255 for v in dark)):
+        raise bad("the dark levels need two numbers from 0 to 255")
     if cells is not None:
         if cells.ndim != 3 or cells.shape[2] != 3 or cells.size == 0 or not np.all(np.isfinite(cells)) \
                 or cells.min() < 0 or cells.max() > 255:
@@ -380,7 +398,7 @@ def calibration_from_dict(data: object, name: str = "The calibration") -> Calibr
     except (CalibrationError, TypeError, IndexError) as exc:
         raise bad(f"the tray outline is wrong ({exc})") from None
     return Calibration((w, h), roi_points, scale, references, areas, radii, tray_bgr, cells,
-                       round_objects, samples, backgrounds, camera, warnings)
+                       round_objects, samples, backgrounds, camera, warnings, dark)
 
 
 def _reference_from(d, bad) -> Reference:

@@ -50,6 +50,7 @@ import cv2
 import numpy as np
 
 from companion.vision import light
+from companion.vision.black_level import dark_levels, lift_of, remove_lift
 from companion.vision.calibration import WORKING_SIDE, Calibration, check_empty, check_image
 from companion.vision.classify import AMBIGUOUS, BACKGROUND, UNKNOWN, shade_distance, to_lab
 from companion.vision.colors import CUBE_COLORS
@@ -215,6 +216,18 @@ def _same_hue(lab: np.ndarray, ref: np.ndarray) -> bool:
     return chroma >= CHROMATIC and abs((turn + 180.0) % 360.0 - 180.0) <= SAME_HUE
 
 
+def _unknown_piece(blobs: Blobs, classes: np.ndarray, label: int, radius: float) -> float:
+    """The area (working pixels) of the largest piece of no calibrated colour in a blob that
+    is solid, not a rim: what is left after opening with a disc of one cube's ``radius``
+    (about half its side) — a glare spot or a bevel does not survive that, a cube's face does."""
+    x, y, w, h = (int(v) for v in blobs.stats[label, :4])
+    strange = ((blobs.labels[y:y + h, x:x + w] == label) & (classes[y:y + h, x:x + w] == UNKNOWN)).view(np.uint8)
+    k = max(3, int(radius) | 1)
+    opened = cv2.morphologyEx(strange, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+    n, _, stats, _ = cv2.connectedComponentsWithStats(opened, connectivity=4)
+    return float(stats[1:, cv2.CC_STAT_AREA].max()) if n > 1 else 0.0
+
+
 def _colour_doubts(geo: _Geometry, blobs: Blobs,
                    pieces: list[tuple[int, int]]) -> list[tuple[float, str | None, bool]]:
     """For each (blob, colour code) piece: the distance of its pixels' mean colour to that
@@ -275,6 +288,14 @@ def count_cubes(image: np.ndarray, calibration: Calibration,
     empty_small = None if empty is None else light.shrink(empty[y0:y1, x0:x1], s)
     relit, classes = class_map(small, calibration.references, tables, calibration.tray_bgr,
                                empty_small, geo.tray_cells)
+    lift = 0.0
+    if calibration.dark is not None:  # haze: blacks lifted since calibration (see black_level)
+        lift = lift_of(dark_levels(small, classes, geo.roi_mask), calibration.dark)
+    if lift:
+        small = remove_lift(small, lift)
+        empty_small = None if empty_small is None else remove_lift(empty_small, lift)
+        relit, classes = class_map(small, calibration.references, tables, calibration.tray_bgr,
+                                   empty_small, geo.tray_cells)
     blobs = find_blobs(classes, relit)
     hist = blobs.histogram
     total = np.maximum(hist.sum(axis=1), 1)
@@ -299,6 +320,15 @@ def count_cubes(image: np.ndarray, calibration: Calibration,
     area = np.where(is_unknown, (confident + ambiguous).sum(axis=1), hist[:, 1:].sum(axis=1))
     area[0] = 0.0  # label 0 is the tray
     has_colour = votes.sum(axis=1) > 0
+    # Half an object of no calibrated colour in one solid piece among cubes is something the
+    # counter cannot name lying in the pile (a cube of a colour with no sample, one the light
+    # moved far, a die): reported unknown below, and its area makes no cubes (nor sizes the frame).
+    named_not = set()
+    for label in np.flatnonzero(has_colour & ~is_unknown & (strange >= MIN_FRACTION * geo.unit_area)):
+        piece = _unknown_piece(blobs, classes, int(label), geo.unit_radius)
+        if piece >= MIN_FRACTION * geo.unit_area:
+            named_not.add(int(label))
+            area[label] -= piece
     shapes = Shapes(blobs, geo.unit_radius)
     voters = np.flatnonzero(has_colour & ~is_unknown & (area >= 0.2 * geo.unit_area))
     colour_px = confident + ambiguous  # the blob's area shared out by its colours' pixels
@@ -325,7 +355,11 @@ def count_cubes(image: np.ndarray, calibration: Calibration,
         # Every colour with half an object of its own confident pixels is an object at least:
         # a red block touching a green one along a straight side has no waist, and the area of
         # one large object — without this the red one went missing without a flag.
-        sure = tuple(int(c) + 1 for c in np.flatnonzero(confident[label] >= MIN_FRACTION * unit))
+        # And as many objects as its own pixels make whole ones, where those fit in the count.
+        own = np.where(confident[label] >= MIN_FRACTION * unit, np.maximum(np.round(confident[label] / unit), 1), 0)
+        if own.sum() > max(n, np.count_nonzero(own)):
+            own = np.minimum(own, 1)
+        sure = tuple(int(c) + 1 for c in np.flatnonzero(own) for _ in range(int(own[c])))
         n = max(n, len(sure))
         found.append((int(label), ratio, n, place_objects(blobs, classes, relit, geo.colour_refs, int(label),
                                                      votes[label], n, not calibration.round_objects, sure)))
@@ -343,6 +377,8 @@ def count_cubes(image: np.ndarray, calibration: Calibration,
         base = (1.0 - 2.0 * abs(ratio - n)) * purity * (1.0 - strange[label] / total[label])
         bx, by, bw, bh = (int(v) for v in blobs.stats[label, :4])
         bbox = (bx * s + x0, by * s + y0, bw * s, bh * s)
+        if label in named_not and bbox not in unknown_boxes:
+            unknown_boxes.append(bbox)
         for code in sorted({code for code, _, _ in objects}):
             color = CUBE_COLORS[code - 1]
             own, other, far = doubt_of[(label, code)]

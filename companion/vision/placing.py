@@ -94,23 +94,32 @@ def _places(blobs: Blobs, classes: np.ndarray, relit: np.ndarray, colour_refs: t
 
 def _seat_every(out: list[tuple[int, float, float]], sure: tuple[int, ...], votes: np.ndarray,
                 blobs: Blobs, classes: np.ndarray, label: int) -> list[tuple[int, float, float]]:
-    """``out`` with a place for every colour of ``sure``: a split by position alone can share
-    a long block's pixels between its neighbours' places (a red block between a blue and a
-    green one became a blue and two greens), and seats by votes or a single object's leading
-    colour can leave a colour with half an object of its own pixels without one. The place given up is one of the colour with the
-    most places for its votes, never a colour's only place; it moves to the centre of the
-    missing colour's pixels."""
-    for code in sure:
-        held = [c for c, _, _ in out]
-        if code in held:
-            continue
-        donors = [c for c in set(held) if held.count(c) > 1 or c not in sure]
-        if not donors:
-            break
-        donor = max(donors, key=lambda c: (c not in sure, held.count(c) / max(votes[c - 1], 1.0)))
-        (cx, cy), = cube_centres(blobs, classes, label, [code, code + AMBIGUOUS], 1)
-        out[held.index(donor)] = (code, float(cx), float(cy))
-    return out
+    """``out`` with at least as many places of each colour as ``sure`` names it (a colour code
+    once per object its own pixels make): a split by position alone can share a long block's
+    pixels between its neighbours' places (a red block between a blue and a green one became a
+    blue and two greens), and seats by votes or a single object's leading colour can leave a
+    colour with fewer places than its own pixels make objects. A place given up is one of the
+    colour with the most places for its votes beyond its own minimum, never one a colour
+    needs; a colour whose number of places changed has its centres found again on its own
+    pixels."""
+    held = [c for c, _, _ in out]
+    changed = set()
+    for code in sorted(set(sure)):
+        while held.count(code) < sure.count(code):
+            donors = [c for c in set(held) if held.count(c) > sure.count(c)]
+            if not donors:
+                break
+            donor = max(donors, key=lambda c: (c not in sure, held.count(c) / max(votes[c - 1], 1.0)))
+            held[held.index(donor)] = code
+            changed |= {code, donor}
+    if not changed:
+        return out
+    kept = [place for place in out if place[0] not in changed]
+    for code in sorted(changed):
+        if held.count(code):
+            kept += [(code, float(cx), float(cy)) for cx, cy in
+                     cube_centres(blobs, classes, label, [code, code + AMBIGUOUS], held.count(code))]
+    return kept
 
 
 def largest_remainder(votes: np.ndarray, n: int) -> np.ndarray:

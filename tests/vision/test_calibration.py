@@ -149,6 +149,8 @@ BREAKAGES = {
     "area not a number": lambda d: d["cube_area"].update(red="big"),
     "outline outside": lambda d: d.update(roi=[[0, 0], [5000, 0], [0, 10]]),
     "bad scale": lambda d: d.update(scale=0),
+    "dark levels not two levels": lambda d: d.update(dark=[12.0]),
+    "dark level beyond white": lambda d: d.update(dark=[12.0, 300.0]),
 }
 
 
@@ -169,6 +171,17 @@ def test_files_that_are_no_calibration_at_all(tmp_path, content):
     path.write_bytes(content)
     with pytest.raises(CalibrationError, match="not"):
         load_calibration(path)
+
+
+def test_a_file_from_before_the_dark_levels_still_loads_and_counts(calibration, tmp_path):
+    doc = _doc(calibration)
+    doc.pop("dark")
+    path = tmp_path / "cal.json"
+    path.write_text(json.dumps(doc))
+    loaded = load_calibration(path)
+    assert loaded.dark is None
+    frame = render_tray({"red": 2, "blue": 2}, seed=9)
+    assert count_cubes(frame.image, loaded).counts == frame.counts
 
 
 def test_missing_file(tmp_path):

@@ -98,6 +98,30 @@ def test_objects_of_no_known_colour_are_unknown_never_guessed(calibration):
     assert len(result.unknown_boxes) == 3
 
 
+@pytest.fixture(scope="module")
+def red_and_yellow_only():
+    """A calibration that knows red and yellow only: blue is a colour it cannot name."""
+    from companion.vision.calibration import calibrate
+    from companion.vision.synthetic import render_calibration_photo
+
+    frame, samples, empty = render_calibration_photo()
+    return calibrate(frame.image, [s for s in samples if s.color in ("red", "yellow")],
+                     empty=empty.image, roi=frame.roi)
+
+
+@pytest.mark.parametrize("seed", range(1, 9))
+def test_an_object_of_no_known_colour_in_a_pile_is_reported_not_dropped(red_and_yellow_only, seed):
+    """A blue cube touching three red ones, blue not calibrated: its pixels are a solid piece
+    of no colour inside a red blob. It is reported unknown — before, it was silently counted
+    as a fourth red cube or silently dropped."""
+    frame = render_tray({"red": 3, "blue": 1}, seed=seed, conditions=RenderConditions(cluster=1.0))
+    blue = next(c for c in frame.cubes if c.color == "blue")
+    result = count_cubes(frame.image, red_and_yellow_only)
+    assert result.unknown == 1
+    (x, y, w, h), = result.unknown_boxes
+    assert x <= blue.x <= x + w and y <= blue.y <= y + h
+
+
 def test_noise_blur_and_scratches(calibration):
     cond = RenderConditions(noise=5.0, blur=1.5, scratches=10)
     cal = synthetic_calibration(cond)  # scratches belong to the tray: calibrate that tray

@@ -73,3 +73,28 @@ def test_seats_by_votes_leave_no_sure_colour_out():
     assert sorted(c for c, _, _ in placed) == [1, 2, 6]
     green = next(p for p in placed if p[0] == 6)
     assert 121 <= green[1] <= 151  # at the green pixels
+
+
+def test_a_colour_keeps_as_many_places_as_its_own_pixels_make_objects():
+    # A pile of two red, two yellow and a green block, split by position into a red, three
+    # yellows and a green: the second red block vanished without a flag.
+    from companion.vision.segment import find_blobs
+
+    classes = np.zeros((12, 152), np.uint8)
+    classes[1:11, 1:61], classes[1:11, 61:121], classes[1:11, 121:151] = 1, 3, 6
+    blobs = find_blobs(classes)
+    label = int(blobs.labels[5, 5])
+    votes = np.array([600.0, 0.0, 600.0, 0.0, 0.0, 300.0])
+    split = [(1, 30.0, 5.0), (3, 70.0, 5.0), (3, 90.0, 5.0), (3, 110.0, 5.0), (6, 135.0, 5.0)]
+    placed = _seat_every(list(split), (1, 1, 3, 3, 6), votes, blobs, classes, label)
+    assert sorted(c for c, _, _ in placed) == [1, 1, 3, 3, 6]
+    assert all(1 <= x <= 61 for c, x, _ in placed if c == 1)  # both on the red pixels
+    assert all(61 <= x <= 121 for c, x, _ in placed if c == 3)  # the yellows found again
+    assert (6, 135.0, 5.0) in placed  # a colour that kept its places is not moved
+
+
+def test_places_a_colour_needs_are_never_given_up():
+    blobs = _blob_with({1: (600, 0.0, 0.0), 2: (300, 10.0, 0.0)})
+    votes = np.array([600.0, 300.0, 0, 0, 0, 0])
+    out = [(1, 0.0, 0.0), (1, 2.0, 0.0), (2, 10.0, 0.0)]
+    assert _seat_every(list(out), (1, 1, 2, 2), votes, blobs, None, 1) == out

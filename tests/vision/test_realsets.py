@@ -7,6 +7,7 @@ The full numbers, beside the baseline, come from ``make bench``.
 
 import pytest
 
+from benchmarks.drift import DRIFTS
 from benchmarks.realsets import CANDY
 from companion.vision.calibration import calibrate
 from companion.vision.counting import count_cubes
@@ -41,6 +42,18 @@ def test_nearly_every_photo_is_counted_exactly(candy):
     # (0 exact) or the loss of a split fails it.
     assert len(exact) >= 35, f"exact: {len(exact)} of {len(results)}"
     assert missed <= 3
+
+
+@pytest.mark.parametrize("drift", DRIFTS)
+def test_a_drift_of_light_camera_or_haze_costs_at_most_a_few_photos(candy, drift):
+    """Each photo changed as the world can change after calibration (benchmarks/drift.py),
+    counted with the unchanged calibration. Measured (make bench): 34 to 37 of 37 exact under
+    every drift, haze included (7 of 37 before the black level was read per frame). The bar
+    leaves one photo under the 90 % target for another OpenCV build."""
+    cal, truth, _ = candy
+    exact = sum(count_cubes(DRIFTS[drift](read_image(CANDY.folder / name)), cal).counts == truth[name]
+                for name in sorted(truth) if name != CANDY.calibration_photo)
+    assert exact >= 33, f"{drift}: {exact} exact"
 
 
 def test_every_miscount_is_flagged_for_the_players(candy):

@@ -1,0 +1,94 @@
+"""The black level: a lift of the blacks since calibration (haze) is read from the frame and
+taken off before colours are decided; a frame in the calibration's light is never touched."""
+
+from dataclasses import replace
+
+import numpy as np
+import pytest
+
+from companion.vision.black_level import LIFT_MIN, DarkLevels, dark_levels, lift_of, remove_lift
+from companion.vision.classify import BACKGROUND
+from companion.vision.counting import count_cubes
+from companion.vision.synthetic import render_empty_tray, render_tray
+
+ALL = {"red": 3, "blue": 3, "yellow": 3, "purple": 3, "black": 3, "green": 3}
+CALIBRATION = (10.0, 180.0)  # the calibration photo's objects' dark end and tray, 8-bit levels
+
+
+def _frame(lift: float, gain: float, floor: float | None = None) -> DarkLevels:
+    """The dark levels of the calibration scene seen as ``lift + gain · x``."""
+    objects, tray = (lift + gain * v for v in CALIBRATION)
+    return DarkLevels(objects, tray, objects - 5.0 if floor is None else floor)
+
+
+def _haze(image: np.ndarray, lift: float) -> np.ndarray:
+    """Blacks lifted by ``lift`` of full scale: ``v → lift + (1 − lift)·v``."""
+    lut = np.round(255.0 * (lift + (1.0 - lift) * np.arange(256) / 255.0)).astype(np.uint8)
+    return lut[image]
+
+
+@pytest.mark.parametrize("lift", [25.0, 38.0, 60.0])
+@pytest.mark.parametrize("gain", [0.7, 1.0, 1.3])
+def test_a_lift_under_any_change_of_light_is_read_back(lift, gain):
+    assert lift_of(_frame(lift, gain, floor=lift + 3.0), CALIBRATION) == pytest.approx(lift)
+
+
+@pytest.mark.parametrize("gain", [0.5, 1.0, 1.6])
+def test_a_frame_in_the_calibration_light_is_left_alone(gain):
+    assert lift_of(_frame(0.0, gain), CALIBRATION) == 0.0
+    assert lift_of(_frame(LIFT_MIN - 1.0, gain), CALIBRATION) == 0.0  # content, not haze
+
+
+def test_no_lift_beyond_the_frames_own_darkest_pixels():
+    """Objects lighter than the calibration's (only yellow cubes) look like a lift to the model;
+    the frame's shadows, darker than that lift could leave them, cut it down."""
+    assert lift_of(_frame(50.0, 1.0, floor=30.0), CALIBRATION) == pytest.approx(30.0)
+    assert lift_of(_frame(50.0, 1.0, floor=LIFT_MIN - 1.0), CALIBRATION) == 0.0
+
+
+def test_objects_lighter_than_the_tray_are_other_colours_not_haze():
+    # A rendered frame of light cubes on a dark textured tray: the model alone said 171 levels.
+    assert lift_of(DarkLevels(156.0, 68.0, 37.0), (13.0, 89.0)) == 0.0
+
+
+def test_nothing_to_read_it_by():
+    assert lift_of(DarkLevels(None, 180.0, 3.0), CALIBRATION) == 0.0  # no objects in the frame
+    assert lift_of(_frame(40.0, 1.0), (60.0, 70.0)) == 0.0  # cubes as dark as the tray: no lever
+
+
+def test_dark_levels_are_read_inside_the_outline_only():
+    image = np.full((20, 20, 3), 200, np.uint8)
+    image[5:15, 5:15] = (30, 90, 200)  # an object whose darkest channel is 30
+    image[0, 0] = 0  # a black speck outside the outline
+    classes = np.full((20, 20), BACKGROUND, np.uint8)
+    classes[5:15, 5:15] = 1
+    inside = np.zeros((20, 20), np.uint8)
+    inside[2:18, 2:18] = 1
+    levels = dark_levels(image, classes, inside)
+    assert (levels.objects, levels.tray, levels.floor) == (30.0, 200.0, 30.0)
+    assert dark_levels(image, classes).floor == 0.0  # without an outline the speck counts
+
+
+def test_removing_a_lift_saturates_at_black():
+    image = np.array([[[10, 50, 250]]], np.uint8)
+    assert remove_lift(image, 20.4).tolist() == [[[0, 30, 230]]]
+
+
+@pytest.mark.parametrize("lift", [0.1, 0.15, 0.25])
+@pytest.mark.parametrize("with_empty", [False, True])
+def test_hazy_frames_count_right(calibration, lift, with_empty):
+    """Blacks lifted by 10–25 % turned the purple, blue and black cubes unknown; read from the
+    frame and taken off, every cube counts again."""
+    frame = render_tray(ALL, seed=2)
+    empty = _haze(render_empty_tray(seed=2).image, lift) if with_empty else None
+    hazy = _haze(frame.image, lift)
+    result = count_cubes(hazy, calibration, empty)
+    assert result.counts == frame.counts and result.unknown == 0
+    unaware = count_cubes(hazy, replace(calibration, dark=None), empty)  # a file from before
+    assert unaware.counts != frame.counts
+
+
+def test_the_calibration_keeps_its_dark_levels(calibration):
+    objects, tray = calibration.dark
+    assert 0 <= objects < tray <= 255
+    assert calibration.to_dict()["dark"] == [round(objects, 2), round(tray, 2)]
