@@ -63,6 +63,7 @@ from companion.vision.sizing import COMPACT, Shapes, size_factor
 MIN_FRACTION = 0.5  # less than half a cube's area of a colour in a blob is a rim, not a cube
 UNKNOWN_SHARE = 0.5  # a blob is unknown when at least this share of it has no known colour
 SIZE_DOUBT = 0.3  # a cluster ratio this far from a whole number is doubtful
+UNPLACED = 0.3  # a colour with this share of an object of its own pixels and no place is doubtful
 CORE_DEPTH = 0.65  # of a cube's radius: deeper than this is a cube's core (see segment.cores)
 PEAK_DEPTHS = (0.5, 0.6, 0.7, 0.8, 0.9, 1.0)  # round objects: cores counted at each depth, the most win
 ROUND_SLACK = 0.75  # round objects: area may exceed the waists' count by this much and not add one
@@ -341,6 +342,7 @@ def count_cubes(image: np.ndarray, calibration: Calibration,
     depths = PEAK_DEPTHS if calibration.round_objects else (CORE_DEPTH,)
     waists = np.max([cores(blobs, d * geo.unit_radius * factor) for d in depths], axis=0)
     found = []  # (label, ratio, n, objects)
+    crumbs = []  # (label, ratio): a third to half of an object, counted as none
     for label in cube_blobs:
         ratio = float(area[label] / unit)
         n = max(int(round(ratio)), int(waists[label]))
@@ -351,6 +353,7 @@ def count_cubes(image: np.ndarray, calibration: Calibration,
             n = 1
             ratio = min(max(ratio, 1.0 - SIZE_DOUBT), 1.0 + SIZE_DOUBT)  # its size is no doubt
         elif ratio < MIN_FRACTION:
+            crumbs.append((int(label), ratio))  # under half an object, not shaped like one
             continue
         # Every colour with half an object of its own confident pixels is an object at least:
         # a red block touching a green one along a straight side has no waist, and the area of
@@ -396,12 +399,26 @@ def count_cubes(image: np.ndarray, calibration: Calibration,
             centre = ((cx + 0.5) * s + x0, (cy + 0.5) * s + y0)
             if other is not None or far:
                 doubts.append((confidence, Doubt(color, len(placed), "colour", other or "unknown", *centre, bbox)))
+        held = {code for code, _, _ in objects}
+        for c in np.flatnonzero(confident[label] >= UNPLACED * unit):
+            if c + 1 not in held:  # a third of an object of its own, and no place: say so
+                a = blobs.histogram[label, c + 1]
+                doubts.append((round(max(0.05, base), 3), Doubt(
+                    CUBE_COLORS[c], 0, "size", "1", (blobs.sum_x[label, c + 1] / a + 0.5) * s + x0,
+                    (blobs.sum_y[label, c + 1] / a + 0.5) * s + y0, bbox)))
         if abs(ratio - n) > SIZE_DOUBT:
             alt = n + 1 if ratio > n else n - 1
             main = CUBE_COLORS[int(np.argmax(seats))]
             cx, cy = bx + bw / 2, by + bh / 2
             doubts.append((round(max(0.05, base), 3),
                            Doubt(main, n, "size", str(alt), cx * s + x0, cy * s + y0, bbox)))
+    for label, ratio in crumbs:  # counted as none, but a third of an object or more: said
+        bx, by, bw, bh = (int(v) for v in blobs.stats[label, :4])
+        if _inside(geo, bx + bw / 2, by + bh / 2):
+            main = CUBE_COLORS[int(np.argmax(votes[label]))]
+            doubts.append((round(max(0.05, 1.0 - 2.0 * ratio), 3), Doubt(
+                main, 0, "size", "1", (bx + bw / 2) * s + x0, (by + bh / 2) * s + y0,
+                (bx * s + x0, by * s + y0, bw * s, bh * s))))
     counts: dict[str, int] = {}
     sure: dict[str, float] = {}
     for c in cubes:

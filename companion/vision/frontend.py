@@ -14,9 +14,10 @@ import cv2
 import numpy as np
 
 from companion.vision import light
-from companion.vision.classify import BACKGROUND, Reference, classify
+from companion.vision.classify import BACKGROUND, UNKNOWN, Reference, classify
 
 UNCHANGED = 14  # grey levels (working resolution): a pixel this close to the empty tray is tray
+LIGHT_ONLY = 1.2  # a shadow or reflection changes a pixel's channels by factors this close
 
 
 def class_map(small: np.ndarray, references: Sequence[Reference], tables: tuple[np.ndarray, np.ndarray],
@@ -35,6 +36,18 @@ def class_map(small: np.ndarray, references: Sequence[Reference], tables: tuple[
     if empty_small is not None:
         diff = cv2.absdiff(small, empty_small)
         b, g, r = cv2.split(diff)
-        unchanged = cv2.max(cv2.max(b, g), r) < UNCHANGED
-        classes[unchanged] = BACKGROUND
+        change = cv2.max(cv2.max(b, g), r)
+        classes[change < UNCHANGED] = BACKGROUND
+        # Changed since the empty photo, yet read as tray: a cube whose colour the light moved
+        # onto one of the tray's looks — unless the change is one of light alone (a cube's
+        # shadow, a reflection off it): the same factor in every channel, as bright as
+        # shadows and reflections make the tray. Such a pixel is of no known colour, never tray.
+        suspect = (change >= 2 * UNCHANGED) & (classes == BACKGROUND)
+        if suspect.any():
+            ratio = (small[suspect].astype(np.float32) + 1.0) / (empty_small[suspect].astype(np.float32) + 1.0)
+            level = ratio.mean(axis=1)
+            lighting = ((ratio.max(axis=1) <= LIGHT_ONLY * ratio.min(axis=1))
+                        & (level >= light.LEVEL_RANGE[0]) & (level <= light.LEVEL_RANGE[1]))
+            ys, xs = np.nonzero(suspect)
+            classes[ys[~lighting], xs[~lighting]] = UNKNOWN
     return relit, classes

@@ -212,3 +212,88 @@ def test_a_frame_of_one_mixed_cluster_at_another_camera_height(calibration, heig
                                calibration, with_empty=False)
         assert frame.counts == counts  # the case is one cluster, all of it inside the tray
         assert result.counts == counts, f"seed {seed}: size factor {result.size_factor:.3f}"
+
+
+def _tray_spot(empty: np.ndarray, roi, side: int, dark: bool, away_from) -> tuple[int, int]:
+    """The top-left corner of a cube-sized spot inside the outline where the empty tray is all
+    of its dark (or all of its light) tone, two cubes from everything in ``away_from``."""
+    grey = empty.mean(axis=2)
+    outline = np.array(roi, np.float32)
+    for y in range(0, empty.shape[0] - side, side // 2):
+        for x in range(0, empty.shape[1] - side, side // 2):
+            patch = grey[y:y + side, x:x + side]
+            if not (patch.max() < 110 if dark else patch.min() > 140):
+                continue
+            corners = [(x, y), (x + side, y), (x, y + side), (x + side, y + side)]
+            if all(cv2.pointPolygonTest(outline, (float(cx), float(cy)), False) > 0 for cx, cy in corners) \
+                    and all(abs(x + side / 2 - ax) > 2 * side or abs(y + side / 2 - ay) > 2 * side for ax, ay in away_from):
+                return x, y
+    raise AssertionError("no such spot in this tray")
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_a_cube_the_colour_of_another_part_of_the_tray_is_seen_by_the_empty_photo(seed):
+    """On a two-tone tray, a cube of the one tone's colour lying on the other tone reads as
+    tray pixel by pixel — the calibration learned both tones. Against the empty photo it has
+    changed, and not as a shadow or reflection changes the tray (the same factor in every
+    channel): it is reported, where without the empty photo it vanished without a flag."""
+    cond = RenderConditions(surface="two-tone", background=(0.7, 0.72, 0.74), tray_seed=4)
+    cal = synthetic_calibration(cond)
+    frame = render_tray({"red": 2, "green": 2}, seed=seed, conditions=cond)
+    empty = render_empty_tray(seed=seed, conditions=cond).image
+    dark_tone = [r.bgr for r in cal.references if r.code == 0 and sum(r.bgr) < 300][0]
+    side = int(cal.cube_side)
+    x, y = _tray_spot(empty, cal.roi, side, dark=False, away_from=[(c.x, c.y) for c in frame.cubes])
+    image = frame.image.copy()
+    image[y:y + side, x:x + side] = np.round(dark_tone)
+    assert count_cubes(image, cal).unknown == 0  # the case: by colour alone it is tray
+    result = count_cubes(image, cal, empty)
+    assert result.counts == frame.counts and result.unknown == 1
+    (ux, uy, uw, uh), = result.unknown_boxes
+    assert ux <= x + side / 2 <= ux + uw and uy <= y + side / 2 <= uy + uh
+
+
+def test_shadows_and_reflections_against_the_empty_photo_stay_tray(calibration):
+    """Darker or lighter by one factor in every channel is light, not an object."""
+    frame = render_tray({"blue": 2}, seed=4)
+    empty = render_empty_tray(seed=4).image
+    side = int(calibration.cube_side)
+    image = frame.image.copy()
+    for (x, y), factor in (((420, 380), 0.65), ((760, 520), 1.25)):
+        image[y:y + 2 * side, x:x + 2 * side] = np.clip(empty[y:y + 2 * side, x:x + 2 * side] * factor, 0, 255)
+    result = count_cubes(image, calibration, empty)
+    assert result.counts == frame.counts and result.unknown == 0
+
+
+def test_a_colour_with_a_third_of_an_object_and_no_place_is_doubtful(calibration):
+    """A green sliver of 0.4 of a cube over a red cube's edge: too little to be a cube of its
+    own, so it gets no place — but it is no rim of the red one either, and the players are
+    told: green, 0 or 1?"""
+    frame = render_tray({"red": 1}, seed=15)
+    cube = frame.cubes[0]
+    side = calibration.cube_side
+    green = next(r.bgr for r in calibration.references if r.code == 6)
+    image = frame.image.copy()
+    x0, y0 = int(cube.x + 0.3 * side), int(cube.y - 0.5 * side)
+    image[y0:y0 + int(side), x0:x0 + int(0.4 * side)] = np.round(green)
+    result = count_cubes(image, calibration)
+    assert result.counts == {"red": 1}
+    doubt = next(d for d in result.doubtful if d.color == "green")
+    assert (doubt.cubes, doubt.reason, doubt.alternative) == (0, "size", "1")
+    assert abs(doubt.x - (x0 + 0.2 * side)) < 0.3 * side
+    assert count_cubes(frame.image, calibration).doubtful == ()
+
+
+def test_a_crumb_of_a_third_of_an_object_is_doubtful_not_dropped(calibration):
+    """A lone sliver of 0.4 of a cube, not shaped like an object: counted as none, and said."""
+    frame = render_tray({"red": 1}, seed=15)
+    cube = frame.cubes[0]
+    side = calibration.cube_side
+    green = next(r.bgr for r in calibration.references if r.code == 6)
+    image = frame.image.copy()
+    x0, y0 = int(cube.x + 2 * side), int(cube.y - 0.5 * side)
+    image[y0:y0 + int(side), x0:x0 + int(0.4 * side)] = np.round(green)
+    result = count_cubes(image, calibration)
+    assert result.counts == {"red": 1}
+    (doubt,) = result.doubtful
+    assert (doubt.color, doubt.cubes, doubt.alternative) == ("green", 0, "1")
