@@ -36,7 +36,7 @@ OBJECT_DARK_PERCENTILE = 10.0  # the objects' dark end: this percentile of their
 FLOOR_PERCENTILE = 0.2  # the frame's darkest pixels (the physical bound on a lift)
 LIFT_MIN = 20.0  # 8-bit levels (about 8 % of full scale) below which no lift is removed
 GAIN_RANGE = (0.25, 4.0)  # the change of light a frame may show against the calibration photo
-MIN_OBJECT_PIXELS = 40  # working pixels of objects below which the frame tells nothing
+MIN_OBJECT_PIXELS = 10  # objects' pixels read (a quarter of the working pixels) below which the frame tells nothing
 
 
 @dataclass(frozen=True)
@@ -57,21 +57,19 @@ def _percentile(hist: np.ndarray, q: float) -> float:
 
 def dark_levels(small: np.ndarray, classes: np.ndarray, inside: np.ndarray | None = None) -> DarkLevels:
     """The :class:`DarkLevels` of a working image with its class map, counting only the pixels
-    ``inside`` (H×W uint8/bool, the tray outline) when given."""
+    ``inside`` (H×W uint8/bool, the tray outline) when given. Every second pixel of every
+    second row is read: a percentile does not need them all (a quarter of the time)."""
     b, g, r = cv2.split(small)
-    dark = cv2.min(cv2.min(b, g), r)
-    tray = classes == BACKGROUND
+    dark = cv2.min(cv2.min(b, g), r)[::2, ::2].astype(np.intp)
+    # One histogram of three kinds of pixel: 0 tray, 1 object, 2 outside the outline.
+    kind = (classes[::2, ::2] != BACKGROUND).view(np.uint8).astype(np.intp)
     if inside is not None:
-        inside = inside.astype(bool)
-        objects, tray = ~tray & inside, tray & inside
-    else:
-        objects, inside = ~tray, np.ones(tray.shape, bool)
-    hist = {name: cv2.calcHist([dark], [0], mask.astype(np.uint8), [256], [0, 256]).ravel()
-            for name, mask in (("objects", objects), ("tray", tray), ("inside", inside))}
-    enough = hist["objects"].sum() >= MIN_OBJECT_PIXELS
-    tray_level = _percentile(hist["tray"], 50.0) if hist["tray"].sum() else _percentile(hist["inside"], 50.0)
-    return DarkLevels(_percentile(hist["objects"], OBJECT_DARK_PERCENTILE) if enough else None,
-                      tray_level, _percentile(hist["inside"], FLOOR_PERCENTILE))
+        kind[~inside[::2, ::2].astype(bool)] = 2
+    hist = np.bincount((kind * 256 + dark).ravel(), minlength=3 * 256).reshape(3, 256)
+    tray, objects = hist[0], hist[1]
+    within = tray + objects
+    return DarkLevels(_percentile(objects, OBJECT_DARK_PERCENTILE) if objects.sum() >= MIN_OBJECT_PIXELS else None,
+                      _percentile(tray if tray.sum() else within, 50.0), _percentile(within, FLOOR_PERCENTILE))
 
 
 def lift_of(frame: DarkLevels, calibration: tuple[float, float]) -> float:
