@@ -35,7 +35,12 @@ Rules the count follows (documented for players in docs/vision.md):
   to another colour (colour).
 - A blob mostly of no calibrated colour, or an object whose mean colour is far from every
   reference of the colour its pixels lean to (a cube of a colour with no sample, a token), is
-  ``unknown``: reported, never guessed.
+  ``unknown``: reported, never guessed. So is a blob holding a *solid* piece of no colour of
+  half a cube (what survives opening with a disc of a cube's radius — rims and glare do not),
+  and that piece's area makes no cubes.
+- Nothing of a third of a cube vanishes unsaid: a colour with that much of its own pixels in a
+  blob but no place in it, and a blob of a third to half a cube not shaped like one object,
+  are ``doubtful`` ("0 or 1?").
 - A cube lying on top of another hides it; the camera cannot count what it does not see.
 """
 

@@ -3,7 +3,8 @@
 Calibration measures one cube exactly as the counter will later measure every blob, so both
 call :func:`class_map`: relight to the calibration light, classify by the learned references,
 and, when the empty tray of this same light is known, let nothing that did not change since the
-empty photo be a cube (static screws, rails, reflections and stains drop out pixel by pixel).
+empty photo be a cube (static screws, rails, reflections and stains drop out pixel by pixel) —
+and nothing that changed other than as light changes the tray be tray.
 """
 
 from __future__ import annotations
