@@ -4,7 +4,8 @@ the sample boxes of a calibration might have been drawn.
 Each drift is a pure function of a BGR photo (seeded where random), so every run of
 ``python -m benchmarks.vision --drift`` counts the very same pictures. They stand for a room
 whose light dims or warms, another white balance, another tone curve, the camera ±30 % in
-height, a soft focus, a harder JPEG and a noisier sensor — not for anything about one photo.
+height, a soft focus, a harder JPEG and a noisier sensor, and several of these at once (another
+session of the same tower) — not for anything about one photo.
 
 Each box drawing (``--boxes``) turns a sample box into the box another person might have drawn
 round the same cube: tighter, looser, or off centre.
@@ -97,6 +98,19 @@ def _noise(sigma: float) -> Drift:
     return apply
 
 
+def _chain(*drifts: Drift) -> Drift:
+    """The drifts one after the other, as the world stacks them."""
+    def apply(im: np.ndarray) -> np.ndarray:
+        for drift in drifts:
+            im = drift(im)
+        return im
+    return apply
+
+
+# A second session of the same tower, as issue 21 met it on real wooden cubes: the exposure
+# about 1.4× brighter, the light cooler and the blacks lifted — and then another resolution.
+_ANOTHER_SESSION = (_exposure(1.4), _white_balance_kelvin(1500.0), _haze(0.10))
+
 DRIFTS: dict[str, Drift] = {
     "light ×0.7": _gains(0.7, 0.7, 0.7),
     "light ×1.25": _gains(1.25, 1.25, 1.25),
@@ -116,6 +130,8 @@ DRIFTS: dict[str, Drift] = {
     "white balance −2000 K": _white_balance_kelvin(-2000.0),
     "white balance +2000 K": _white_balance_kelvin(2000.0),
     "resolution ×0.6 (scaled)": _height(0.6),
+    "another session (×1.4, +1500 K, haze 10 %)": _chain(*_ANOTHER_SESSION),
+    "another session, resolution ×0.6": _chain(*_ANOTHER_SESSION, _height(0.6)),
 }
 
 

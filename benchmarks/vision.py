@@ -179,15 +179,16 @@ def variants_table(realset: RealSet, what: str, column: str, title: str, variant
     """One line per variant (``what`` is ``"drift"`` or ``"drawing"``, the argument of
     :func:`run_realset` it fills; ``column`` heads the first column): exact photos and objects
     miscounted, ours beside the baseline, or our calibration's refusal."""
+    width = max(22, *(len(label) for label in variants))
     lines = [f"\nreal photos '{realset.name}' {title}",
-             f"  {column:22} {'ours exact':>12} {'missed':>7}   {'baseline exact':>15} {'missed':>7}"]
+             f"  {column:{width}} {'ours exact':>12} {'missed':>7}   {'baseline exact':>15} {'missed':>7}"]
     for label, variant in variants.items():
         try:
             ours, naive = run_realset(realset, **{what: variant})
         except CalibrationError as exc:
-            lines.append(f"  {label:22} refused: {exc}")
+            lines.append(f"  {label:{width}} refused: {exc}")
             continue
-        lines.append(f"  {label:22} {ours.exact:7d}/{ours.photos:<4d} {ours.miscounted:7d}   "
+        lines.append(f"  {label:{width}} {ours.exact:7d}/{ours.photos:<4d} {ours.miscounted:7d}   "
                      f"{naive.exact:10d}/{naive.photos:<4d} {naive.miscounted:7d}")
         if failures and ours.failures:
             lines.append(f"    wrong: {', '.join(ours.failures)}")

@@ -265,34 +265,36 @@ def test_shadows_and_reflections_against_the_empty_photo_stay_tray(calibration):
     assert result.counts == frame.counts and result.unknown == 0
 
 
+def _red_cube_and_green_sliver(calibration, offset: float) -> tuple[np.ndarray, np.ndarray, float]:
+    """A lone red cube and a green sliver of 0.4 × 1 cube whose left edge lies ``offset`` cube
+    sides right of the cube's centre: the clean frame, the painted one, and the sliver's
+    centre x."""
+    frame = render_tray({"red": 1}, seed=15)
+    cube = frame.cubes[0]
+    side = calibration.cube_side
+    green = next(r.bgr for r in calibration.references if r.code == 6)
+    image = frame.image.copy()
+    x0, y0 = int(cube.x + offset * side), int(cube.y - 0.5 * side)
+    image[y0:y0 + int(side), x0:x0 + int(0.4 * side)] = np.round(green)
+    return frame.image, image, x0 + 0.2 * side
+
+
 def test_a_colour_with_a_third_of_an_object_and_no_place_is_doubtful(calibration):
     """A green sliver of 0.4 of a cube over a red cube's edge: too little to be a cube of its
     own, so it gets no place — but it is no rim of the red one either, and the players are
     told: green, 0 or 1?"""
-    frame = render_tray({"red": 1}, seed=15)
-    cube = frame.cubes[0]
-    side = calibration.cube_side
-    green = next(r.bgr for r in calibration.references if r.code == 6)
-    image = frame.image.copy()
-    x0, y0 = int(cube.x + 0.3 * side), int(cube.y - 0.5 * side)
-    image[y0:y0 + int(side), x0:x0 + int(0.4 * side)] = np.round(green)
+    clean, image, sliver_x = _red_cube_and_green_sliver(calibration, 0.3)
     result = count_cubes(image, calibration)
     assert result.counts == {"red": 1}
     doubt = next(d for d in result.doubtful if d.color == "green")
     assert (doubt.cubes, doubt.reason, doubt.alternative) == (0, "size", "1")
-    assert abs(doubt.x - (x0 + 0.2 * side)) < 0.3 * side
-    assert count_cubes(frame.image, calibration).doubtful == ()
+    assert abs(doubt.x - sliver_x) < 0.3 * calibration.cube_side
+    assert count_cubes(clean, calibration).doubtful == ()
 
 
 def test_a_crumb_of_a_third_of_an_object_is_doubtful_not_dropped(calibration):
     """A lone sliver of 0.4 of a cube, not shaped like an object: counted as none, and said."""
-    frame = render_tray({"red": 1}, seed=15)
-    cube = frame.cubes[0]
-    side = calibration.cube_side
-    green = next(r.bgr for r in calibration.references if r.code == 6)
-    image = frame.image.copy()
-    x0, y0 = int(cube.x + 2 * side), int(cube.y - 0.5 * side)
-    image[y0:y0 + int(side), x0:x0 + int(0.4 * side)] = np.round(green)
+    _, image, _ = _red_cube_and_green_sliver(calibration, 2.0)
     result = count_cubes(image, calibration)
     assert result.counts == {"red": 1}
     (doubt,) = result.doubtful

@@ -37,6 +37,20 @@ def _blob_with(colours: dict[int, tuple[int, float, float]]):
     return SimpleNamespace(histogram=histogram, sum_x=sum_x, sum_y=sum_y)
 
 
+def _strip_of(parts: tuple[tuple[int, int], ...]):
+    """A class map of one 10-pixel-high strip of touching parts, (colour code, width) left to
+    right from x = 1: the map, its blobs and the strip's label."""
+    from companion.vision.segment import find_blobs
+
+    classes = np.zeros((12, 2 + sum(w for _, w in parts)), np.uint8)
+    x = 1
+    for code, width in parts:
+        classes[1:11, x:x + width] = code
+        x += width
+    blobs = find_blobs(classes)
+    return classes, blobs, int(blobs.labels[5, 5])
+
+
 def test_a_colour_with_half_an_object_of_its_own_keeps_a_place():
     # A red block (code 1) between a blue (2) and a green (6): the split by position gave
     # its pixels to its neighbours' places — a blue and two greens.
@@ -61,12 +75,8 @@ def test_seats_by_votes_leave_no_sure_colour_out():
     # the seats are red 2, blue 1, green 0 — the green cube, with a cube's worth of its own
     # pixels, would vanish without a flag.
     from companion.vision.placing import place_objects
-    from companion.vision.segment import find_blobs
 
-    classes = np.zeros((12, 152), np.uint8)
-    classes[1:11, 1:91], classes[1:11, 91:121], classes[1:11, 121:151] = 1, 2, 6
-    blobs = find_blobs(classes)
-    label = int(blobs.labels[5, 5])
+    classes, blobs, label = _strip_of(((1, 90), (2, 30), (6, 30)))
     votes = np.array([900.0, 300.0, 0.0, 0.0, 0.0, 300.0])
     assert largest_remainder(votes[[0, 1, 5]], 3).tolist() == [2, 1, 0]
     placed = place_objects(blobs, classes, None, (), label, votes, 3, one_size=True, sure=(1, 2, 6))
@@ -78,12 +88,7 @@ def test_seats_by_votes_leave_no_sure_colour_out():
 def test_a_colour_keeps_as_many_places_as_its_own_pixels_make_objects():
     # A pile of two red, two yellow and a green block, split by position into a red, three
     # yellows and a green: the second red block vanished without a flag.
-    from companion.vision.segment import find_blobs
-
-    classes = np.zeros((12, 152), np.uint8)
-    classes[1:11, 1:61], classes[1:11, 61:121], classes[1:11, 121:151] = 1, 3, 6
-    blobs = find_blobs(classes)
-    label = int(blobs.labels[5, 5])
+    classes, blobs, label = _strip_of(((1, 60), (3, 60), (6, 30)))
     votes = np.array([600.0, 0.0, 600.0, 0.0, 0.0, 300.0])
     split = [(1, 30.0, 5.0), (3, 70.0, 5.0), (3, 90.0, 5.0), (3, 110.0, 5.0), (6, 135.0, 5.0)]
     placed = _seat_every(list(split), (1, 1, 3, 3, 6), votes, blobs, classes, label)
