@@ -37,7 +37,8 @@ Rules the count follows (documented for players in docs/vision.md):
   reference of the colour its pixels lean to (a cube of a colour with no sample, a token), is
   ``unknown``: reported, never guessed. So is a blob holding a *solid* piece of no colour of
   half a cube (what survives opening with a disc of a cube's radius — rims and glare do not),
-  and that piece's area makes no cubes.
+  and that piece's area makes no cubes — unless the blob's pixels of no colour are a shade of
+  one of its colours (near it and of its hue): the side of a block in deeper shadow.
 - Nothing of a third of a cube vanishes unsaid: a colour with that much of its own pixels in a
   blob but no place in it, and a blob of a third to half a cube not shaped like one object,
   are ``doubtful`` ("0 or 1?").
@@ -222,6 +223,16 @@ def _same_hue(lab: np.ndarray, ref: np.ndarray) -> bool:
     return chroma >= CHROMATIC and abs((turn + 180.0) % 360.0 - 180.0) <= SAME_HUE
 
 
+def _shade_of_its_colour(geo: _Geometry, blobs: Blobs, label: int) -> bool:
+    """Whether a blob's pixels of no colour are, on average, a shade of a colour the blob
+    holds a third of a cube of: within :data:`NO_COLOUR_AT_ALL` of it and of its hue."""
+    n = blobs.histogram[label, UNKNOWN]
+    lab = to_lab((blobs.colour_sum[label, UNKNOWN] / max(n, 1))[None, :].astype(np.uint8))[0] - (0.0, 128.0, 128.0)
+    held = {c + 1 for c in np.flatnonzero(blobs.histogram[label, 1:UNKNOWN] >= UNPLACED * geo.unit_area)}
+    return any(code in held and float(shade_distance(lab[None, :], mean, inv, shades)[0]) <= NO_COLOUR_AT_ALL
+               and _same_hue(lab, mean) for code, mean, inv, shades in geo.colour_refs)
+
+
 def _unknown_piece(blobs: Blobs, classes: np.ndarray, label: int, radius: float) -> float:
     """The area (working pixels) of the largest piece of no calibrated colour in a blob that
     is solid, not a rim: what is left after opening with a disc of one cube's ``radius``
@@ -308,6 +319,12 @@ def count_cubes(image: np.ndarray, calibration: Calibration,
     strange = hist[:, UNKNOWN]
     is_unknown = (strange >= UNKNOWN_SHARE * total) & (strange >= MIN_FRACTION * geo.unit_area)
     is_unknown[0] = False
+    # A block's side in shadow, darker than any light the colour was calibrated under, reads
+    # as no colour — but beside that colour's own pixels and of its hue, it is that block.
+    shaded = np.zeros(len(hist), bool)
+    for label in np.flatnonzero(strange >= MIN_FRACTION * geo.unit_area):
+        shaded[label] = label > 0 and _shade_of_its_colour(geo, blobs, int(label))
+    is_unknown &= ~shaded
     unknown_boxes = []
     for label in np.flatnonzero(is_unknown):
         bx, by, bw, bh = (int(v) for v in blobs.stats[label, :4])
@@ -330,7 +347,7 @@ def count_cubes(image: np.ndarray, calibration: Calibration,
     # counter cannot name lying in the pile (a cube of a colour with no sample, one the light
     # moved far, a die): reported unknown below, and its area makes no cubes (nor sizes the frame).
     named_not = set()
-    for label in np.flatnonzero(has_colour & ~is_unknown & (strange >= MIN_FRACTION * geo.unit_area)):
+    for label in np.flatnonzero(has_colour & ~is_unknown & ~shaded & (strange >= MIN_FRACTION * geo.unit_area)):
         piece = _unknown_piece(blobs, classes, int(label), geo.unit_radius)
         if piece >= MIN_FRACTION * geo.unit_area:
             named_not.add(int(label))

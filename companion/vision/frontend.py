@@ -46,8 +46,9 @@ def class_map(small: np.ndarray, references: Sequence[Reference], tables: tuple[
         suspect = (change >= 2 * UNCHANGED) & (classes == BACKGROUND)
         if suspect.any():  # judged on every second pixel of every second row: a quarter of the time
             h, w = suspect.shape
-            alone = _light_alone(np.ascontiguousarray(small[::2, ::2]),
-                                 np.ascontiguousarray(empty_small[::2, ::2])).view(np.uint8)
+            half = (max(1, w // 2), max(1, h // 2))
+            alone = _light_alone(cv2.resize(small, half, interpolation=cv2.INTER_NEAREST),
+                                 cv2.resize(empty_small, half, interpolation=cv2.INTER_NEAREST)).view(np.uint8)
             alone = cv2.resize(alone, (w, h), interpolation=cv2.INTER_NEAREST).view(bool)
             classes[suspect & ~alone] = UNKNOWN
     return relit, classes

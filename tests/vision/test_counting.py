@@ -299,3 +299,26 @@ def test_a_crumb_of_a_third_of_an_object_is_doubtful_not_dropped(calibration):
     assert result.counts == {"red": 1}
     (doubt,) = result.doubtful
     assert (doubt.color, doubt.cubes, doubt.alternative) == ("green", 0, "1")
+
+
+@pytest.mark.parametrize("other, shade", [
+    ((0.5, 0.5, 0.5), True),  # the same blue in a deeper shadow than calibrated: its side
+    ((0.35, 0.35, 0.35), False),  # too dark to say
+    (None, False),  # a dark orange: another hue, a foreign object
+])
+def test_no_colour_beside_a_colour_is_its_shaded_side_only_when_of_its_hue(calibration, other, shade):
+    """A block's side in shadow reads as no colour; beside that block's own colour and of its
+    hue it is that block (a lone blue block on dobot was reported unknown for its side)."""
+    from companion.vision.counting import _geometry, _shade_of_its_colour
+    from companion.vision.segment import find_blobs
+
+    geo = _geometry(calibration, *calibration.image_size)
+    blue = np.array(next(r.bgr for r in calibration.references if r.code == 2))
+    side = int(round(np.sqrt(geo.unit_area)))
+    classes = np.zeros((4 * side, 4 * side), np.uint8)
+    relit = np.full((4 * side, 4 * side, 3), 170, np.uint8)
+    classes[side:2 * side, side:3 * side], relit[side:2 * side, side:3 * side] = 2, np.round(blue)
+    dark = (20, 60, 110) if other is None else np.round(blue * np.array(other))
+    classes[2 * side:3 * side, side:3 * side], relit[2 * side:3 * side, side:3 * side] = 7, dark
+    blobs = find_blobs(classes, relit)
+    assert _shade_of_its_colour(geo, blobs, int(blobs.labels[side, side])) is shade

@@ -40,7 +40,7 @@ def test_boxes_drawn_on_the_blocks_calibrate_every_colour(blocks):
 @needs_blocks
 def test_the_blocks_found_take_their_own_colour(blocks):
     """The colour stage: of the blocks counted at all, nearly every one in its own colour
-    (measured: 129 of 134); the desk is never counted red or yellow in bulk."""
+    (measured: 137 of 145); the desk is never counted red or yellow in bulk."""
     _, _, _, stages = blocks
     assert stages.found >= 120, stages.line()
     assert stages.right >= 0.93 * stages.found, stages.line()
@@ -49,10 +49,27 @@ def test_the_blocks_found_take_their_own_colour(blocks):
 
 @needs_blocks
 def test_blocks_missed_without_a_flag_stay_few(blocks):
-    """Measured: 20 of 216 blocks neither counted nor flagged (9 %). The target is none; the
-    floor stops it from growing."""
+    """Measured: 10 of 216 blocks neither counted nor flagged (4.6 %; 19 before the black level
+    and the no-place flags). The target is none; the floor stops it from growing."""
     _, _, _, stages = blocks
-    assert stages.missed <= 24, stages.line()
+    assert stages.missed <= 12, stages.line()
+
+
+def _overlap(a, b) -> bool:
+    return a[1] < b[1] + b[3] and b[1] < a[1] + a[3] and a[2] < b[2] + b[4] and b[2] < a[2] + a[4]
+
+
+@needs_blocks
+def test_no_lone_block_is_reported_unknown(blocks):
+    """An unknown box may hold a pile or a keyboard, never a block lying alone (its true box
+    touching no other): a lone block of a calibrated colour is counted, at worst flagged."""
+    _, _, results, _ = blocks
+    boxes = DOBOT.boxes()
+    for name, result in results.items():
+        lone = [b for b in boxes[name] if not any(_overlap(b, o) for o in boxes[name] if o is not b)]
+        for ux, uy, uw, uh in result.unknown_boxes:
+            inside = [b for b in boxes[name] if ux <= b[1] + b[3] / 2 <= ux + uw and uy <= b[2] + b[4] / 2 <= uy + uh]
+            assert not (len(inside) == 1 and inside[0] in lone), (name, inside[0])
 
 
 @needs_blocks
@@ -60,7 +77,7 @@ def test_block_counts_do_not_fall_below_today(blocks):
     _, truth, results, _ = blocks
     missed = sum(abs(truth[n].get(c, 0) - r.counts.get(c, 0))
                  for n, r in results.items() for c in set(truth[n]) | set(r.counts))
-    assert missed <= 95, f"objects miscounted: {missed}"
+    assert missed <= 86, f"objects miscounted: {missed}"  # measured: 82
 
 
 @pytest.mark.parametrize("realset", [CANDY, DOBOT], ids=lambda s: s.name)
