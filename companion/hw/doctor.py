@@ -12,7 +12,8 @@ It checks, in this order, and prints one line per check — ``ok`` or ``FIX`` wi
    folder is the service's (:mod:`companion.hw.service`);
 3. **numpy / opencv / picamera2** — the combination is consistent (one numpy, apt's on the Pi;
    Picamera2 imports), see :mod:`companion.hw.stack`;
-4. **calibration** — present, readable, keeps the camera settings;
+4. **calibration** — present, readable, keeps the camera settings (and says when it predates
+   the black level, so haze is not corrected until it is made again);
 5. **camera** — found and opened with the calibration's settings, which took; a camera held by
    another program is named as busy, with the program when it can be found;
 6. **focus** — the sharpness figure of a fresh frame (:mod:`companion.hw.sharpness`);
@@ -177,8 +178,12 @@ def _check_calibration(hw: Any, calibration: Any, notes: list[str], simulated: b
                        "white balance are measured afresh at every start",
                        "calibrate with 'companion tower calibrate' so they are kept"))
     else:
+        # Not a fault — it counts as before — but haze will not be corrected until it is redone.
+        older = ("; made before the counter read each photo's black level, so haze on the tray or "
+                 "window is not corrected: calibrate again ('companion tower calibrate') to get it"
+                 if calibration.dark is None else "")
         report(Finding("calibration", True, f"{path}, camera settings for "
-                       f"{calibration.camera.get('backend')}"))
+                       f"{calibration.camera.get('backend')}{older}"))
 
 
 def _check_camera(hw: Any, settings: dict, report: Callable[[Finding], None]) -> Any:

@@ -72,6 +72,18 @@ def test_a_steady_focused_pi_camera_passes(pi_camera, capsys):
     assert code == 0, lines["_all"]
     assert "restored from the calibration" in lines["camera"]
     assert lines["calibration"].startswith("ok ") and "picamera2" in lines["calibration"]
+    assert "haze" not in lines["calibration"]  # a calibration of today keeps its dark levels
+
+
+def test_a_calibration_from_before_the_black_level_passes_with_advice(pi_camera, capsys, tmp_path):
+    from companion.vision.calibration import load_calibration
+
+    path = tmp_path / "calibration.json"
+    save_calibration(dataclasses.replace(load_calibration(path), dark=None), path)
+    code, lines = doctor(capsys)
+    assert code == 0, lines["_all"]
+    assert lines["calibration"].startswith("ok ") and "haze" in lines["calibration"]
+    assert "calibrate again" in lines["calibration"]
 
 
 def test_exposure_drifting_across_frames_is_named(pi_camera, capsys, env):
