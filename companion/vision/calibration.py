@@ -42,7 +42,7 @@ from companion.vision.errors import CalibrationError, ImageReadError, ImageSizeE
 from companion.vision.frontend import class_map
 from companion.vision.samples import Box, Sample, box_text, core, is_round, sample_object, sample_reference
 from companion.vision.segment import N_CLASSES, find_blobs
-from companion.vision.tray import colour_warnings, sample_area, tray_pixels, tray_references
+from companion.vision.tray import colour_warnings, outline_mask, sample_area, tray_pixels, tray_references
 
 FORMAT = "immortals-tower-calibration"
 VERSION = 2
@@ -243,10 +243,7 @@ def calibrate(image: np.ndarray, samples: Iterable[Sample], backgrounds: Iterabl
     tables = full_tables(references)
     _, classes = class_map(small, references, tables, tray_bgr, tray_cells=cells)
     blobs = find_blobs(classes)
-    inside = None
-    if roi_points is not None:
-        inside = np.zeros(small.shape[:2], np.uint8)
-        cv2.fillPoly(inside, [np.round(np.array(roi_points, np.float64) / scale).astype(np.int32)], 1)
+    inside = None if roi_points is None else outline_mask(small.shape[:2], roi_points, scale)
     levels = dark_levels(small, classes, inside)
     dark = None if levels.objects is None else (levels.objects, levels.tray)
     areas: dict[str, list[float]] = {}

@@ -62,7 +62,7 @@ from companion.vision.classify import AMBIGUOUS, BACKGROUND, UNKNOWN, shade_dist
 from companion.vision.colors import CUBE_COLORS
 from companion.vision.errors import ImageSizeError
 from companion.vision.frontend import class_map
-from companion.vision.placing import place_objects
+from companion.vision.placing import cube_centres, place_objects
 from companion.vision.segment import Blobs, cores, find_blobs
 from companion.vision.sizing import COMPACT, Shapes, size_factor
 
@@ -223,12 +223,21 @@ def _same_hue(lab: np.ndarray, ref: np.ndarray) -> bool:
     return chroma >= CHROMATIC and abs((turn + 180.0) % 360.0 - 180.0) <= SAME_HUE
 
 
+def _camera_box(geo: _Geometry, blobs: Blobs, label: int) -> tuple[int, int, int, int]:
+    """A blob's bounding box in camera pixels."""
+    bx, by, bw, bh = (int(v) for v in blobs.stats[label, :4])
+    s, (x0, y0) = geo.scale, geo.crop[:2]
+    return (bx * s + x0, by * s + y0, bw * s, bh * s)
+
+
 def _shade_of_its_colour(geo: _Geometry, blobs: Blobs, label: int) -> bool:
     """Whether a blob's pixels of no colour are, on average, a shade of a colour the blob
     holds a third of a cube of: within :data:`NO_COLOUR_AT_ALL` of it and of its hue."""
+    held = {c + 1 for c in np.flatnonzero(blobs.histogram[label, 1:UNKNOWN] >= UNPLACED * geo.unit_area)}
+    if not held:  # a keyboard, a hand: no colour of its own to be a shade of
+        return False
     n = blobs.histogram[label, UNKNOWN]
     lab = to_lab((blobs.colour_sum[label, UNKNOWN] / max(n, 1))[None, :].astype(np.uint8))[0] - (0.0, 128.0, 128.0)
-    held = {c + 1 for c in np.flatnonzero(blobs.histogram[label, 1:UNKNOWN] >= UNPLACED * geo.unit_area)}
     return any(code in held and float(shade_distance(lab[None, :], mean, inv, shades)[0]) <= NO_COLOUR_AT_ALL
                and _same_hue(lab, mean) for code, mean, inv, shades in geo.colour_refs)
 
@@ -329,7 +338,7 @@ def count_cubes(image: np.ndarray, calibration: Calibration,
     for label in np.flatnonzero(is_unknown):
         bx, by, bw, bh = (int(v) for v in blobs.stats[label, :4])
         if _inside(geo, bx + bw / 2, by + bh / 2):
-            unknown_boxes.append((bx * s + x0, by * s + y0, bw * s, bh * s))
+            unknown_boxes.append(_camera_box(geo, blobs, label))
 
     # How many cubes: the blob's cube area — every pixel of a colour, ambiguous or not, plus
     # pixels of no counted colour inside a cube blob (dark bevels, glare, rims) — over one
@@ -401,7 +410,7 @@ def count_cubes(image: np.ndarray, calibration: Calibration,
         purity = 1.0 - 0.5 * float(np.abs(seats / n - share).sum())
         base = (1.0 - 2.0 * abs(ratio - n)) * purity * (1.0 - strange[label] / total[label])
         bx, by, bw, bh = (int(v) for v in blobs.stats[label, :4])
-        bbox = (bx * s + x0, by * s + y0, bw * s, bh * s)
+        bbox = _camera_box(geo, blobs, label)
         if label in named_not and bbox not in unknown_boxes:
             unknown_boxes.append(bbox)
         for code in sorted({code for code, _, _ in objects}):
@@ -424,10 +433,9 @@ def count_cubes(image: np.ndarray, calibration: Calibration,
         held = {code for code, _, _ in objects}
         for c in np.flatnonzero(confident[label] >= UNPLACED * unit):
             if c + 1 not in held:  # a third of an object of its own, and no place: say so
-                a = blobs.histogram[label, c + 1]
+                (cx, cy), = cube_centres(blobs, classes, label, [c + 1], 1)
                 doubts.append((round(max(0.05, base), 3), Doubt(
-                    CUBE_COLORS[c], 0, "size", "1", (blobs.sum_x[label, c + 1] / a + 0.5) * s + x0,
-                    (blobs.sum_y[label, c + 1] / a + 0.5) * s + y0, bbox)))
+                    CUBE_COLORS[c], 0, "size", "1", (cx + 0.5) * s + x0, (cy + 0.5) * s + y0, bbox)))
         if abs(ratio - n) > SIZE_DOUBT:
             alt = n + 1 if ratio > n else n - 1
             main = CUBE_COLORS[int(np.argmax(seats))]
@@ -440,7 +448,7 @@ def count_cubes(image: np.ndarray, calibration: Calibration,
             main = CUBE_COLORS[int(np.argmax(votes[label]))]
             doubts.append((round(max(0.05, 1.0 - 2.0 * ratio), 3), Doubt(
                 main, 0, "size", "1", (bx + bw / 2) * s + x0, (by + bh / 2) * s + y0,
-                (bx * s + x0, by * s + y0, bw * s, bh * s))))
+                _camera_box(geo, blobs, label))))
     counts: dict[str, int] = {}
     sure: dict[str, float] = {}
     for c in cubes:

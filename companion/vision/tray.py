@@ -38,16 +38,20 @@ def sample_area(shape: tuple[int, int], samples: Sequence[Sample], scale: int) -
     return area
 
 
+def outline_mask(shape: tuple[int, int], roi_points, scale: int) -> np.ndarray:
+    """The tray outline (camera pixels) as an H×W uint8 mask (1 inside) at 1/``scale``."""
+    mask = np.zeros(shape, np.uint8)
+    cv2.fillPoly(mask, [np.round(np.array(roi_points, np.float64) / scale).astype(np.int32)], 1)
+    return mask
+
+
 def tray_pixels(small: np.ndarray, scale: int, samples: Sequence[Sample], backgrounds: Sequence[Box],
                  roi_points, cube_area: float, cube_refs: Sequence[Reference] = ()) -> np.ndarray:
     """N×3 BGR pixels of tray in the working image: inside the outline, outside every sample
     box, plus the background boxes — less any unmarked object (see :func:`unmarked_objects`)
     and anything that looks like a sampled colour (:func:`like_samples`)."""
     h, w = small.shape[:2]
-    keep = np.ones((h, w), np.uint8)
-    if roi_points is not None:
-        keep[:] = 0
-        cv2.fillPoly(keep, [np.round(np.array(roi_points, np.float64) / scale).astype(np.int32)], 1)
+    keep = np.ones((h, w), np.uint8) if roi_points is None else outline_mask((h, w), roi_points, scale)
     keep[sample_area((h, w), samples, scale)] = 0
     keep[unmarked_objects(small, keep.view(bool), cube_area)] = 0
     keep[like_samples(small, cube_refs, cube_area)] = 0
