@@ -50,6 +50,8 @@ CONSTANTS: tuple[tuple[str, str], ...] = (
     ("companion.vision.tray", "TRAY_LOOKS"),
     ("companion.vision.frontend", "UNCHANGED"),
     ("companion.vision.frontend", "LIGHT_ONLY"),
+    ("companion.vision.frontend", "UNNAMED"),
+    ("companion.vision.light", "CHART_MIN_PIXELS"),
     ("companion.vision.counting", "UNPLACED"),
     ("companion.vision.black_level", "LIFT_MIN"),
     ("companion.vision.black_level", "OBJECT_DARK_PERCENTILE"),

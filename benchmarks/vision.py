@@ -1,6 +1,7 @@
 """Vision benchmark: our counter beside a naive baseline, on the same photos, in one run.
 
     python -m benchmarks.vision [--frames 500] [--seed 2026] [--failures] [--skip-synthetic] [--drift] [--boxes]
+                                [--surfaces]
 
 Two sets, reported side by side:
 - the synthetic stress set (benchmarks/stress.py): six kinds of tray, light and white-balance
@@ -13,7 +14,10 @@ Two sets, reported side by side:
   only, the calibration left as it was: how far the counter holds when the world moves;
 - with ``--boxes``, the real sets calibrated again from the same photo with the sample boxes
   drawn otherwise (tighter, looser, off centre; :data:`benchmarks.drift.BOX_DRAWINGS`): how much
-  the count depends on how a person drew the boxes.
+  the count depends on how a person drew the boxes;
+- with ``--surfaces``, synthetic frames of each tray counted with every *other* tray's
+  calibration (each frame with its own empty photo, as the tower takes it before a throw): the
+  surface behind the tray is not the one calibrated, the light must come from elsewhere.
 
 For each: photos counted exactly (every colour right), objects miscounted (sum over photos and
 colours of |counted − true|), median milliseconds per photo and per megapixel. Timing runs on
@@ -205,6 +209,41 @@ def boxes_table(realset: RealSet, failures: bool) -> list[str]:
                           f"on {realset.calibration_photo})", BOX_DRAWINGS, failures)
 
 
+def surfaces_table(frames: int, seed: int) -> list[str]:
+    """Per calibrated tray (rows), the frames of each other tray (columns) counted exactly, ours
+    (with the frame's empty photo) beside the baseline fitted on the calibrated tray."""
+    cals, bases = calibrate_trays()
+    per_tray: dict[str, list] = {name: [] for name in TRAYS}
+    i = 0
+    while min(len(v) for v in per_tray.values()) < frames:
+        name, counts, cond = stress_case(i, seed)
+        if len(per_tray[name]) < frames:
+            per_tray[name].append((render_tray(counts, seed=seed * 100003 + i, conditions=cond),
+                                   render_empty_tray(seed=seed * 100003 + i, conditions=cond).image))
+        i += 1
+    width = max(len(name) for name in TRAYS)
+    lines = [f"\nsynthetic: counted on another tray than calibrated ({frames} frames per pair, each with its "
+             "empty photo; ours / baseline exact)",
+             f"  {'calibrated on':{width}} " + " ".join(f"{name:>13}" for name in TRAYS)]
+    total = [0, 0, 0]
+    for calibrated in TRAYS:
+        cells = []
+        for counted in TRAYS:
+            if counted == calibrated:
+                cells.append(f"{'—':>13}")
+                continue
+            ours = naive = 0
+            for frame, empty in per_tray[counted]:
+                truth = {c: n for c, n in frame.counts.items() if n}
+                ours += count_cubes(frame.image, cals[calibrated], empty).counts == truth
+                naive += baseline_count(frame.image, bases[calibrated]) == truth
+            total = [total[0] + ours, total[1] + naive, total[2] + frames]
+            cells.append(f"{f'{ours} / {naive}':>13}")
+        lines.append(f"  {calibrated:{width}} " + " ".join(cells))
+    lines.append(f"  all pairs: ours {total[0]}/{total[2]}, baseline {total[1]}/{total[2]}")
+    return lines
+
+
 HEAD = f"  {'counter':28} {'exact':>9} {'':8}  {'missed':>6}  {'ms/photo':>8}  {'cpu ms':>8}  {'ms/MP':>8}"
 
 
@@ -218,6 +257,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="also count the real photos under light, white-balance, height, focus and noise drift")
     parser.add_argument("--boxes", action="store_true",
                         help="also calibrate the real sets with their sample boxes drawn tighter, looser or off centre")
+    parser.add_argument("--surfaces", action="store_true",
+                        help="also count synthetic frames with the calibration of another tray (and their empty photos)")
     args = parser.parse_args(argv)
     if args.frames < 1:
         parser.error("--frames must be at least 1")
@@ -252,6 +293,8 @@ def main(argv: list[str] | None = None) -> int:
             for realset in SETS:
                 if realset.present:
                     print("\n".join(table(realset, args.failures)))
+    if args.surfaces:
+        print("\n".join(surfaces_table(10, args.seed)))
     print(f"\n(exact: photos with every colour right; missed: objects miscounted in all; "
           f"ms/photo: median wall time of one count on one core; cpu ms: its CPU time; ms/MP: wall "
           f"time per megapixel; load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores)")

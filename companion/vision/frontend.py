@@ -5,6 +5,12 @@ call :func:`class_map`: relight to the calibration light, classify by the learne
 and, when the empty tray of this same light is known, let nothing that did not change since the
 empty photo be a cube (static screws, rails, reflections and stains drop out pixel by pixel) —
 and nothing that changed other than as light changes the tray be tray.
+
+The light is read from the tray. When the surface behind the tray is not the calibration's any
+more (another background, another table), the tray's witness is wrong, and under its light most
+of the objects take no colour. The frame is then read again under the light the cubes
+themselves imply — the cubes are a colour chart (:func:`light.chart_gain`) — and that reading
+is kept when it names at least half of what the tray's reading left unnamed.
 """
 
 from __future__ import annotations
@@ -19,6 +25,8 @@ from companion.vision.classify import BACKGROUND, UNKNOWN, Reference, classify
 
 UNCHANGED = 14  # grey levels (working resolution): a pixel this close to the empty tray is tray
 LIGHT_ONLY = 1.2  # a shadow or reflection changes a pixel's channels by factors this close
+UNNAMED = 0.5  # this share of the objects' pixels of no known colour: the tray's light is doubted
+CHART_ROUNDS = 1  # readings under the cubes' own light after the uncorrected one (1, 2 and 3 count alike)
 
 
 def class_map(small: np.ndarray, references: Sequence[Reference], tables: tuple[np.ndarray, np.ndarray],
@@ -33,6 +41,41 @@ def class_map(small: np.ndarray, references: Sequence[Reference], tables: tuple[
     full_lut, ref_index = tables
     field = light.gain_field(small, references, ref_index, tray_bgr, empty_small, tray_cells)
     relit = light.relight(small, field)
+    classes = _classes(relit, small, full_lut, empty_small)
+    unnamed = _unnamed(classes)
+    if unnamed > UNNAMED * np.count_nonzero(classes != BACKGROUND):
+        relit, classes = _by_the_cubes(small, references, full_lut, empty_small, (unnamed, relit, classes))
+    return relit, classes
+
+
+def _unnamed(classes: np.ndarray) -> int:
+    return int(np.count_nonzero(classes == UNKNOWN))
+
+
+def _by_the_cubes(small: np.ndarray, references: Sequence[Reference], full_lut: np.ndarray,
+                  empty_small: np.ndarray | None, tray_reading: tuple[int, np.ndarray, np.ndarray]
+                  ) -> tuple[np.ndarray, np.ndarray]:
+    """The frame read under its own light, then under the light its cubes imply (the gain that
+    brings each named colour to its reference, :data:`CHART_ROUNDS` times): the reading that
+    leaves the fewest pixels unnamed, if it halves the tray reading's, else the tray reading."""
+    best = tray_reading
+    relit = small
+    for round_ in range(CHART_ROUNDS + 1):
+        classes = _classes(relit, small, full_lut, empty_small)
+        unnamed = _unnamed(classes)
+        if unnamed < min(best[0], 0.5 * tray_reading[0]):
+            best = (unnamed, relit, classes)
+        gain = light.chart_gain(small, classes, references) if round_ < CHART_ROUNDS else None
+        if gain is None:
+            break
+        relit = np.clip(small.astype(np.float32) * gain, 0, 255).astype(np.uint8)
+    return best[1], best[2]
+
+
+def _classes(relit: np.ndarray, small: np.ndarray, full_lut: np.ndarray,
+             empty_small: np.ndarray | None) -> np.ndarray:
+    """The class map of ``relit`` (``small`` corrected to the calibration light), with the
+    empty photo's rules when one is given (see the module docstring)."""
     classes = classify(relit, full_lut)
     if empty_small is not None:
         diff = cv2.absdiff(small, empty_small)
@@ -51,7 +94,7 @@ def class_map(small: np.ndarray, references: Sequence[Reference], tables: tuple[
                                  cv2.resize(empty_small, half, interpolation=cv2.INTER_NEAREST)).view(np.uint8)
             alone = cv2.resize(alone, (w, h), interpolation=cv2.INTER_NEAREST).view(bool)
             classes[suspect & ~alone] = UNKNOWN
-    return relit, classes
+    return classes
 
 
 _LOG = np.round(32.0 * np.log(np.arange(256) + 1.0)).astype(np.uint8)  # 32·ln(v + 1): ratios as differences

@@ -157,6 +157,28 @@ def tray_cells(small: np.ndarray, hidden: np.ndarray) -> np.ndarray:
     return np.clip(filled + 0.5, 0, 255).astype(np.uint8)
 
 
+CHART_MIN_PIXELS = 30  # working pixels of one colour that may speak for its cubes' light
+
+
+def chart_gain(small: np.ndarray, classes: np.ndarray, references: Sequence[Reference]) -> np.ndarray | None:
+    """The per-channel gain (B, G, R) that brings the cubes of ``small`` to their colours'
+    references — the cubes as a colour chart: for every colour named on at least
+    :data:`CHART_MIN_PIXELS` pixels of ``classes``, its reference over its pixels' median; the
+    median over the colours. None with fewer than two colours (one colour cannot tell a change
+    of light from a change of shade)."""
+    gains = []
+    for code in sorted({r.code for r in references} - {BACKGROUND}):
+        pixels = small[classes == code]
+        if len(pixels) < CHART_MIN_PIXELS:
+            continue
+        ref = max((r for r in references if r.code == code), key=lambda r: r.weight)
+        seen = np.median(pixels.astype(np.float32), axis=0)
+        gains.append(np.asarray(ref.bgr, np.float32) / np.maximum(seen, 1.0))
+    if len(gains) < 2:
+        return None
+    return np.median(np.array(gains), axis=0)
+
+
 def relight(small: np.ndarray, field: np.ndarray) -> np.ndarray:
     """``small × field`` in 8-bit saturating arithmetic (the corrected working image)."""
     return cv2.multiply(small, field, scale=1.0 / ONE)

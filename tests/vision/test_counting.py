@@ -322,3 +322,20 @@ def test_no_colour_beside_a_colour_is_its_shaded_side_only_when_of_its_hue(calib
     classes[2 * side:3 * side, side:3 * side], relit[2 * side:3 * side, side:3 * side] = 7, dark
     blobs = find_blobs(classes, relit)
     assert _shade_of_its_colour(geo, blobs, int(blobs.labels[side, side])) is shade
+
+
+@pytest.mark.parametrize("counts", [ALL, {"red": 2, "green": 2, "blue": 1}])
+@pytest.mark.parametrize("seed", [0, 1])
+def test_behind_another_tray_the_cubes_tell_the_light(counts, seed, monkeypatch):
+    """Calibrated on the light grey tray, counted on a dark one (with its empty photo): the
+    tray's witness says the light fell to a third, and under that light no cube has a colour.
+    Read by the light its cubes imply, every cube counts — where before every cube was unknown."""
+    from companion.vision import frontend
+
+    calibration = synthetic_calibration(RenderConditions())
+    dark = RenderConditions(background=(0.2, 0.21, 0.23), reflections=8, tray_seed=1)
+    frame, result = _count(counts, seed, dark, calibration)
+    assert result.counts == frame.counts and result.unknown == 0
+    monkeypatch.setattr(frontend, "UNNAMED", 1.0)  # the tray's light only
+    _, by_the_tray = _count(counts, seed, dark, calibration)
+    assert by_the_tray.counts == {} and by_the_tray.unknown == sum(counts.values())

@@ -82,3 +82,25 @@ def test_shrink_halves_and_keeps_colour():
     small = light.shrink(image, 2)
     assert small.shape == (48, 64, 3) and np.all(small == (10, 20, 30))
     assert light.shrink(image, 3).shape == (32, 42, 3)
+
+
+def test_the_cubes_are_a_colour_chart():
+    """A frame whose cubes are their references under another light: the chart gain is that
+    light's inverse, whatever the tray does."""
+    cal = synthetic_calibration(TRAYS["light grey"])
+    refs = [r for r in cal.references if r.code != 0]
+    light_change = np.array([0.6, 0.9, 1.3], np.float32)  # B, G, R
+    patches = [np.full((10, 10, 3), np.clip(np.array(r.bgr) * light_change, 0, 255), np.uint8) for r in refs]
+    small = np.concatenate(patches, axis=1)
+    classes = np.concatenate([np.full((10, 10), r.code, np.uint8) for r in refs], axis=1)
+    gain = light.chart_gain(small, classes, cal.references)
+    assert gain is not None
+    # Channels the light saturated or starved say less; the median over colours holds.
+    assert np.allclose(gain * light_change, 1.0, atol=0.08)
+
+
+def test_one_colour_is_no_colour_chart():
+    cal = synthetic_calibration(TRAYS["light grey"])
+    red = next(r for r in cal.references if r.code == 1)
+    small = np.full((10, 10, 3), red.bgr, np.uint8)
+    assert light.chart_gain(small, np.full((10, 10), 1, np.uint8), cal.references) is None
