@@ -210,8 +210,9 @@ def boxes_table(realset: RealSet, failures: bool) -> list[str]:
 
 
 def surfaces_table(frames: int, seed: int) -> list[str]:
-    """Per calibrated tray (rows), the frames of each other tray (columns) counted exactly, ours
-    (with the frame's empty photo) beside the baseline fitted on the calibrated tray."""
+    """Per calibrated tray (rows), the frames of each other tray (columns) counted exactly: ours
+    with the frame's empty photo, ours without it, and the baseline fitted on the calibrated
+    tray."""
     cals, bases = calibrate_trays()
     per_tray: dict[str, list] = {name: [] for name in TRAYS}
     i = 0
@@ -222,25 +223,28 @@ def surfaces_table(frames: int, seed: int) -> list[str]:
                                    render_empty_tray(seed=seed * 100003 + i, conditions=cond).image))
         i += 1
     width = max(len(name) for name in TRAYS)
-    lines = [f"\nsynthetic: counted on another tray than calibrated ({frames} frames per pair, each with its "
-             "empty photo; ours / baseline exact)",
-             f"  {'calibrated on':{width}} " + " ".join(f"{name:>13}" for name in TRAYS)]
-    total = [0, 0, 0]
+    lines = [f"\nsynthetic: counted on another tray than calibrated ({frames} frames per pair; exact: ours "
+             "with the frame's empty photo · ours without it · baseline)",
+             f"  {'calibrated on':{width}} " + " ".join(f"{name:>14}" for name in TRAYS)]
+    total = np.zeros(3, int)
     for calibrated in TRAYS:
         cells = []
         for counted in TRAYS:
             if counted == calibrated:
-                cells.append(f"{'—':>13}")
+                cells.append(f"{'—':>14}")
                 continue
-            ours = naive = 0
+            exact = np.zeros(3, int)
             for frame, empty in per_tray[counted]:
                 truth = {c: n for c, n in frame.counts.items() if n}
-                ours += count_cubes(frame.image, cals[calibrated], empty).counts == truth
-                naive += baseline_count(frame.image, bases[calibrated]) == truth
-            total = [total[0] + ours, total[1] + naive, total[2] + frames]
-            cells.append(f"{f'{ours} / {naive}':>13}")
+                exact += (count_cubes(frame.image, cals[calibrated], empty).counts == truth,
+                          count_cubes(frame.image, cals[calibrated]).counts == truth,
+                          baseline_count(frame.image, bases[calibrated]) == truth)
+            total += exact
+            cells.append(f"{' · '.join(str(v) for v in exact):>14}")
         lines.append(f"  {calibrated:{width}} " + " ".join(cells))
-    lines.append(f"  all pairs: ours {total[0]}/{total[2]}, baseline {total[1]}/{total[2]}")
+    pairs = frames * len(TRAYS) * (len(TRAYS) - 1)
+    lines.append(f"  all pairs of {pairs} frames: ours with the empty photo {total[0]}, without {total[1]}, "
+                 f"baseline {total[2]}")
     return lines
 
 

@@ -55,13 +55,17 @@ def _unnamed(classes: np.ndarray) -> int:
 def _by_the_cubes(small: np.ndarray, references: Sequence[Reference], full_lut: np.ndarray,
                   empty_small: np.ndarray | None, tray_reading: tuple[int, np.ndarray, np.ndarray]
                   ) -> tuple[np.ndarray, np.ndarray]:
-    """The frame read under its own light, then under the light its cubes imply (the gain that
-    brings each named colour to its reference, :data:`CHART_ROUNDS` times): the reading that
-    leaves the fewest pixels unnamed, if it halves the tray reading's, else the tray reading."""
+    """The frame's objects (where the tray reading found them) read under the frame's own
+    light, then under the light its cubes imply (the gain that brings each named colour to its
+    reference, :data:`CHART_ROUNDS` times): the reading that leaves the fewest pixels unnamed,
+    if it halves the tray reading's, else the tray reading."""
     best = tray_reading
     relit = small
     for round_ in range(CHART_ROUNDS + 1):
         classes = _classes(relit, small, full_lut, empty_small)
+        # Where the objects are, the tray's reading still tells (its light makes the surface
+        # look like the calibrated one); only their colours are read again.
+        classes[tray_reading[2] == BACKGROUND] = BACKGROUND
         unnamed = _unnamed(classes)
         if unnamed < min(best[0], 0.5 * tray_reading[0]):
             best = (unnamed, relit, classes)

@@ -326,16 +326,19 @@ def test_no_colour_beside_a_colour_is_its_shaded_side_only_when_of_its_hue(calib
 
 @pytest.mark.parametrize("counts", [ALL, {"red": 2, "green": 2, "blue": 1}])
 @pytest.mark.parametrize("seed", [0, 1])
-def test_behind_another_tray_the_cubes_tell_the_light(counts, seed, monkeypatch):
-    """Calibrated on the light grey tray, counted on a dark one (with its empty photo): the
-    tray's witness says the light fell to a third, and under that light no cube has a colour.
-    Read by the light its cubes imply, every cube counts — where before every cube was unknown."""
+@pytest.mark.parametrize("with_empty", [True, False])
+def test_behind_another_tray_the_cubes_tell_the_light(counts, seed, with_empty, monkeypatch):
+    """Calibrated on the light grey tray, counted on a dark one: the tray's witness says the
+    light fell to a third, and under that light no cube has a colour. Read by the light its
+    cubes imply, every cube counts — where before every cube was unknown. Where the objects
+    are still comes from the tray's reading, so the dark surface never becomes a cube, with
+    or without the empty photo."""
     from companion.vision import frontend
 
     calibration = synthetic_calibration(RenderConditions())
     dark = RenderConditions(background=(0.2, 0.21, 0.23), reflections=8, tray_seed=1)
-    frame, result = _count(counts, seed, dark, calibration)
+    frame, result = _count(counts, seed, dark, calibration, with_empty)
     assert result.counts == frame.counts and result.unknown == 0
     monkeypatch.setattr(frontend, "UNNAMED", 1.0)  # the tray's light only
-    _, by_the_tray = _count(counts, seed, dark, calibration)
+    _, by_the_tray = _count(counts, seed, dark, calibration, with_empty)
     assert by_the_tray.counts == {} and by_the_tray.unknown == sum(counts.values())
