@@ -19,8 +19,8 @@ const form = { game: null, players: [], name: "", teams: false, lowest: false, m
 // -- the evening's games ---------------------------------------------------------------------
 
 /** The Immortals games of the evening (from the main log), shown beside the others. */
-function immortalsCards(all) {
-  return all.filter((g) => nightOf(new Date(g.created_at)) === night).map((g) => el("li", { "data-immortals-game": g.id },
+function immortalsCards(all, shown) {
+  return all.filter((g) => nightOf(new Date(g.created_at)) === shown).map((g) => el("li", { "data-immortals-game": g.id },
     el("a", { class: "resume", href: `/games/${g.id}` },
       el("h2", {}, t("tt_immortals"), ` – ${immortalsTitle(g)}`),
       el("div", { class: "row tt-scores" }, (g.players || []).map((p) => el("span", { class: "chip" },
@@ -29,17 +29,24 @@ function immortalsCards(all) {
     el("a", { class: "btn", href: `/games/${g.id}` }, g.status === "finished" ? t("view") : t("resume"))));
 }
 
+// Loads overlap (a game just logged, another tablet's event): only the latest may paint, and it
+// paints the evening it asked for, so an older answer never shows one evening under another's title.
+let nightLoads = 0;
+
 async function loadNight() {
-  const [list, nights, immortals] = await Promise.all([api(`${BASE}/games?night=${night}`), api(`${BASE}/nights`),
+  const ticket = ++nightLoads;
+  const shown = night;
+  const [list, nights, immortals] = await Promise.all([api(`${BASE}/games?night=${shown}`), api(`${BASE}/nights`),
     api("/api/games").catch(() => [])]);
+  if (ticket !== nightLoads) return;
   const known = [...new Set([...nights.map((n) => n.night), ...immortals.map((g) => nightOf(new Date(g.created_at)))])]
     .sort().reverse();
-  if (!known.includes(night)) known.unshift(night);
+  if (!known.includes(shown)) known.unshift(shown);
   clear($("nights"), known.slice(0, 8).map((n) => el("button", {
-    type: "button", class: "btn", "aria-pressed": n === night ? "true" : "false", "data-night": n,
+    type: "button", class: "btn", "aria-pressed": n === shown ? "true" : "false", "data-night": n,
     onclick: () => { night = n; history.replaceState(null, "", `?night=${n}`); loadNight(); } }, dayName(n))));
-  $("night-title").textContent = dayName(night);
-  const others = immortalsCards(immortals);
+  $("night-title").textContent = dayName(shown);
+  const others = immortalsCards(immortals, shown);
   $("night-empty").hidden = list.length + others.length > 0;
   clear($("night-games"), others, list.map((g) => el("li", { "data-tt-game": g.id, "data-status": g.status },
     el("a", { class: "resume", href: `/night/games/${g.id}` },
