@@ -206,3 +206,31 @@ def test_a_second_tablet_follows_the_tracker_and_the_evening_live(server, browse
     assert errors == [] and other_errors == []
     page.close()
     other.close()
+
+
+def test_a_late_answer_for_another_evening_never_paints_over_the_logged_game(server, browser) -> None:
+    """Today's evening is asked for, its answer held back; meanwhile a game of another evening
+    is logged and shown. When today's late answer comes, it is dropped: the page keeps the
+    logged game under its own evening's title (it once showed "No games logged" there)."""
+    page, _ = _open(browser, server)
+    today = page.evaluate("document.querySelector('#nights [aria-pressed=true]').dataset.night")
+    held = []
+    page.route(re.compile(rf"/games\?night={today}$"), lambda route: held.append(route))
+    page.click(f"#nights [data-night='{today}']")
+    page.click("#tt-picker [data-game='generic']")
+    page.fill("#tt-name", "Carcassonne")
+    _players(page, "Ani", "Ben")
+    for key, score in (("p1", 61), ("p2", 74)):
+        page.fill(f"#tt-form input[data-field='score'][data-player='{key}']", str(score))
+    page.fill("#tt-start", "2026-02-14T19:30")
+    page.fill("#tt-end", "2026-02-14T20:15")
+    page.click("#tt-submit")
+    card = page.locator("#night-games li", has_text="Carcassonne")
+    expect(card).to_contain_text("45 min")
+    answers = int(page.evaluate("document.body.dataset.nightAnswers"))
+    assert held, "today's load was not held back"
+    for route in held:
+        route.continue_()
+    page.wait_for_function("n => Number(document.body.dataset.nightAnswers) >= n", arg=answers + len(held))
+    expect(card).to_contain_text("45 min")
+    expect(page.locator("#night-title")).to_contain_text("February 14")

@@ -38,6 +38,7 @@ async function loadNight() {
   const shown = night;
   const [list, nights, immortals] = await Promise.all([api(`${BASE}/games?night=${shown}`), api(`${BASE}/nights`),
     api("/api/games").catch(() => [])]);
+  document.body.dataset.nightAnswers = String(Number(document.body.dataset.nightAnswers || 0) + 1);
   if (ticket !== nightLoads) return;
   const known = [...new Set([...nights.map((n) => n.night), ...immortals.map((g) => nightOf(new Date(g.created_at)))])]
     .sort().reverse();
