@@ -120,13 +120,20 @@ def calibrate_trays(baseline: bool = True) -> tuple[dict[str, Calibration], dict
     return cals, bases
 
 
+def stress_frame(index: int, seed: int):
+    """Frame ``index`` of the stress set: its tray's name, the rendered frame and the photo of
+    its empty tray under the same conditions."""
+    name, counts, cond = stress_case(index, seed)
+    render_seed = seed * 100003 + index
+    return (name, render_tray(counts, seed=render_seed, conditions=cond),
+            render_empty_tray(seed=render_seed, conditions=cond).image)
+
+
 def run_synthetic(frames: int, seed: int, baseline: bool = True) -> list[Score]:
     ours, ours_empty, naive = (Score("ours"), Score("ours, with empty photo"), Score("baseline (HSV)"))
     cals, bases = calibrate_trays(baseline)
     for i in range(frames):
-        name, counts, cond = stress_case(i, seed)
-        frame = render_tray(counts, seed=seed * 100003 + i, conditions=cond)
-        empty = render_empty_tray(seed=seed * 100003 + i, conditions=cond).image
+        name, frame, empty = stress_frame(i, seed)
         mp = frame.image.shape[0] * frame.image.shape[1] / 1e6
         label = f"{i} ({name})"
         result, timing = _timed(count_cubes, frame.image, cals[name])
@@ -217,10 +224,9 @@ def surfaces_table(frames: int, seed: int) -> list[str]:
     per_tray: dict[str, list] = {name: [] for name in TRAYS}
     i = 0
     while min(len(v) for v in per_tray.values()) < frames:
-        name, counts, cond = stress_case(i, seed)
+        name = stress_case(i, seed)[0]  # cheap: only the frames still wanted are rendered
         if len(per_tray[name]) < frames:
-            per_tray[name].append((render_tray(counts, seed=seed * 100003 + i, conditions=cond),
-                                   render_empty_tray(seed=seed * 100003 + i, conditions=cond).image))
+            per_tray[name].append(stress_frame(i, seed)[1:])
         i += 1
     width = max(len(name) for name in TRAYS)
     lines = [f"\nsynthetic: counted on another tray than calibrated ({frames} frames per pair; exact: ours "

@@ -60,14 +60,16 @@ def _by_the_cubes(small: np.ndarray, references: Sequence[Reference], full_lut: 
     reference, :data:`CHART_ROUNDS` times): the reading that leaves the fewest pixels unnamed,
     if it halves the tray reading's, else the tray reading."""
     best = tray_reading
+    unnamed_by_the_tray, _, tray_classes = tray_reading
+    # Where the objects are, the tray's reading still tells (its light makes the surface look
+    # like the calibrated one); only their colours are read again.
+    surface = tray_classes == BACKGROUND
     relit = small
     for round_ in range(CHART_ROUNDS + 1):
         classes = _classes(relit, small, full_lut, empty_small)
-        # Where the objects are, the tray's reading still tells (its light makes the surface
-        # look like the calibrated one); only their colours are read again.
-        classes[tray_reading[2] == BACKGROUND] = BACKGROUND
+        classes[surface] = BACKGROUND
         unnamed = _unnamed(classes)
-        if unnamed < min(best[0], 0.5 * tray_reading[0]):
+        if unnamed < min(best[0], 0.5 * unnamed_by_the_tray):
             best = (unnamed, relit, classes)
         gain = light.chart_gain(small, classes, references) if round_ < CHART_ROUNDS else None
         if gain is None:
