@@ -51,6 +51,8 @@ CONSTANTS: tuple[tuple[str, str], ...] = (
     ("companion.vision.frontend", "UNCHANGED"),
     ("companion.vision.frontend", "LIGHT_ONLY"),
     ("companion.vision.frontend", "UNNAMED"),
+    ("companion.vision.frontend", "NO_HUE"),
+    ("companion.vision.frontend", "PLAIN"),
     ("companion.vision.light", "CHART_MIN_PIXELS"),
     ("companion.vision.counting", "UNPLACED"),
     ("companion.vision.black_level", "LIFT_MIN"),

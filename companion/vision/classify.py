@@ -42,6 +42,7 @@ REJECT_DISTANCE = 6.0  # Mahalanobis distance beyond which a pixel matches no re
 # Glare (reflections of the ring light, scratches) is brighter than the tray and nearly grey:
 # such a pixel is tray, never a cube (a highlight on a yellow cube is not yellow).
 GLARE_CHROMA = 14.0  # Lab units from neutral
+CHROMATIC = 12.0  # Lab chroma below which a colour has no hue to compare (black, white, grey)
 
 
 def code_of(color: str) -> int:

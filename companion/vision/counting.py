@@ -58,7 +58,7 @@ import numpy as np
 from companion.vision import light
 from companion.vision.black_level import dark_levels, lift_of, remove_lift
 from companion.vision.calibration import WORKING_SIDE, Calibration, check_empty, check_image
-from companion.vision.classify import AMBIGUOUS, BACKGROUND, UNKNOWN, shade_distance, to_lab
+from companion.vision.classify import AMBIGUOUS, BACKGROUND, CHROMATIC, UNKNOWN, shade_distance, to_lab
 from companion.vision.colors import CUBE_COLORS
 from companion.vision.errors import ImageSizeError
 from companion.vision.frontend import class_map
@@ -78,7 +78,6 @@ NO_SUCH_COLOUR = 3.0  # an object whose mean colour is this far from its colour 
 CLEAR_MARGIN = 2.5  # … unless every other colour is this many times farther (open-set by margin)
 NO_COLOUR_AT_ALL = 8.0  # … and never beyond this: a hand, a coin, a die
 SAME_HUE = 25.0  # degrees of Lab hue within which a far object still shares its colour's hue
-CHROMATIC = 12.0  # Lab chroma below which a colour has no hue to compare (black, white, grey)
 COLOUR_DOUBT = 0.7  # own-colour distance over next colour's distance above this: doubtful
 
 

@@ -21,12 +21,15 @@ import cv2
 import numpy as np
 
 from companion.vision import light
-from companion.vision.classify import BACKGROUND, UNKNOWN, Reference, classify
+from companion.vision.classify import AMBIGUOUS, BACKGROUND, CHROMATIC, UNKNOWN, Reference, classify, to_lab
 
 UNCHANGED = 14  # grey levels (working resolution): a pixel this close to the empty tray is tray
 LIGHT_ONLY = 1.2  # a shadow or reflection changes a pixel's channels by factors this close
 UNNAMED = 0.5  # this share of the objects' pixels of no known colour: the tray's light is doubted
 CHART_ROUNDS = 1  # readings under the cubes' own light after the uncorrected one (1, 2 and 3 count alike)
+NO_HUE = 2 * CHROMATIC  # Lab chroma in the photo from which a pixel is clearly of some hue
+PLAIN = CHROMATIC / 2  # a colour whose every reference is greyer than this has no hue (black);
+# a dark teal's sample drawn half off its block came to chroma 11
 
 
 def class_map(small: np.ndarray, references: Sequence[Reference], tables: tuple[np.ndarray, np.ndarray],
@@ -42,18 +45,57 @@ def class_map(small: np.ndarray, references: Sequence[Reference], tables: tuple[
     field = light.gain_field(small, references, ref_index, tray_bgr, empty_small, tray_cells)
     relit = light.relight(small, field)
     classes = _classes(relit, small, full_lut, empty_small)
-    unnamed = _unnamed(classes)
+    plain = _plain_codes(references)
+    coloured = _coloured_plain(classes, small, plain)
+    unnamed = _unnamed(classes, coloured, empty_small is not None)
     if unnamed > UNNAMED * np.count_nonzero(classes != BACKGROUND):
-        relit, classes = _by_the_cubes(small, references, full_lut, empty_small, (unnamed, relit, classes))
+        relit, classes = _by_the_cubes(small, references, full_lut, empty_small, plain, (unnamed, relit, classes))
+        coloured = _coloured_plain(classes, small, plain)
+    # Whichever reading stands, a pixel it names black that the photo shows clearly coloured
+    # is no black cube: unknown, for the table to look at, never counted.
+    classes[coloured] = UNKNOWN
     return relit, classes
 
 
-def _unnamed(classes: np.ndarray) -> int:
-    return int(np.count_nonzero(classes == UNKNOWN))
+def _plain_codes(references: Sequence[Reference]) -> tuple[int, ...]:
+    """The colours without hue (black): every reference of them has Lab chroma under
+    :data:`PLAIN`."""
+    codes = {r.code for r in references} - {BACKGROUND}
+    return tuple(sorted(c for c in codes if all(
+        np.hypot(r.lab[1] - 128.0, r.lab[2] - 128.0) < PLAIN for r in references if r.code == c)))
+
+
+def _coloured_plain(classes: np.ndarray, small: np.ndarray, plain: tuple[int, ...]) -> np.ndarray:
+    """Where ``classes`` names a colour without hue (``plain``) yet the photo itself is clearly
+    coloured there (chroma of :data:`NO_HUE` or more): a red cube that a wrong light
+    correction darkened into a black one. Judged on the uncorrected photo, whose chroma no
+    correction of the light has made or taken away."""
+    named = np.zeros(classes.shape, bool)
+    for code in plain:
+        named |= (classes == code) | (classes == code + AMBIGUOUS)
+    out = np.zeros(classes.shape, bool)
+    if named.any():
+        lab = to_lab(small[named]) - (0.0, 128.0, 128.0)
+        out[named] = np.hypot(lab[:, 1], lab[:, 2]) >= NO_HUE
+    return out
+
+
+def _unnamed(classes: np.ndarray, coloured: np.ndarray, with_empty: bool) -> int:
+    """Pixels the reading ``classes`` leaves without a colour — and, with the empty photo,
+    those it names black against what the photo shows (``coloured``, see
+    :func:`_coloured_plain`): a light
+    correction that darkened every cube to black is as wrong as one that left them no colour.
+    Without the empty photo such pixels are only flagged: where the objects are then comes
+    from the same wrong correction (a yellow cube it darkened is read as tray), and another
+    reading of their colours would count the rest without a word about the lost ones."""
+    unnamed = int(np.count_nonzero(classes == UNKNOWN))
+    if with_empty:
+        unnamed += int(np.count_nonzero(coloured))
+    return unnamed
 
 
 def _by_the_cubes(small: np.ndarray, references: Sequence[Reference], full_lut: np.ndarray,
-                  empty_small: np.ndarray | None, tray_reading: tuple[int, np.ndarray, np.ndarray]
+                  empty_small: np.ndarray | None, plain: tuple[int, ...], tray_reading: tuple[int, np.ndarray, np.ndarray]
                   ) -> tuple[np.ndarray, np.ndarray]:
     """The frame's objects (where the tray reading found them) read under the frame's own
     light, then under the light its cubes imply (the gain that brings each named colour to its
@@ -68,7 +110,7 @@ def _by_the_cubes(small: np.ndarray, references: Sequence[Reference], full_lut: 
     for round_ in range(CHART_ROUNDS + 1):
         classes = _classes(relit, small, full_lut, empty_small)
         classes[surface] = BACKGROUND
-        unnamed = _unnamed(classes)
+        unnamed = _unnamed(classes, _coloured_plain(classes, small, plain), empty_small is not None)
         if unnamed < min(best[0], 0.5 * unnamed_by_the_tray):
             best = (unnamed, relit, classes)
         gain = light.chart_gain(small, classes, references) if round_ < CHART_ROUNDS else None

@@ -342,3 +342,25 @@ def test_behind_another_tray_the_cubes_tell_the_light(counts, seed, with_empty, 
     monkeypatch.setattr(frontend, "UNNAMED", 1.0)  # the tray's light only
     _, by_the_tray = _count(counts, seed, dark, calibration, with_empty)
     assert by_the_tray.counts == {} and by_the_tray.unknown == sum(counts.values())
+
+
+@pytest.mark.parametrize("counted_on", [(0.74, 0.76, 0.78), (0.9, 0.9, 0.88)])  # light grey, bright white
+@pytest.mark.parametrize("seed", [0, 1])
+@pytest.mark.parametrize("with_empty", [True, False])
+def test_a_coloured_cube_is_never_counted_black_behind_a_lighter_tray(counted_on, seed, with_empty, monkeypatch):
+    """Calibrated on the dark tray, counted on a light one: the tray's witness says the light
+    rose threefold, and corrected for that every cube is near black — so every cube was
+    counted black, without a flag. A pixel named black that the photo shows clearly coloured
+    is not named now: the cubes' own light reads the frame, and no coloured cube is counted
+    black. With that test switched off, the same frames count coloured cubes as black."""
+    from companion.vision import frontend
+
+    counts = {"red": 2, "yellow": 2, "blue": 2, "purple": 2, "green": 2, "black": 2}
+    calibration = synthetic_calibration(RenderConditions(background=(0.2, 0.21, 0.23), reflections=8))
+    light = RenderConditions(background=counted_on)
+    frame, result = _count(counts, seed, light, calibration, with_empty)
+    assert result.counts.get("black", 0) <= counts["black"]
+    assert result.counts == frame.counts or result.unknown or result.doubtful
+    monkeypatch.setattr(frontend, "NO_HUE", 1000.0)  # every pixel named black stays black
+    _, blind = _count(counts, seed, light, calibration, with_empty)
+    assert blind.counts.get("black", 0) > counts["black"]
