@@ -65,22 +65,28 @@ def _plain_codes(references: Sequence[Reference]) -> tuple[int, ...]:
         np.hypot(r.lab[1] - 128.0, r.lab[2] - 128.0) < PLAIN for r in references if r.code == c)))
 
 
-def _coloured_plain(classes: np.ndarray, small: np.ndarray, plain: tuple[int, ...]) -> np.ndarray:
-    """Where ``classes`` names a colour without hue (``plain``) yet the photo itself is clearly
-    coloured there (chroma of :data:`NO_HUE` or more): a red cube that a wrong light
-    correction darkened into a black one. Judged on the uncorrected photo, whose chroma no
-    correction of the light has made or taken away."""
-    named = np.zeros(classes.shape, bool)
+def _coloured_plain(classes: np.ndarray, small: np.ndarray, plain: tuple[int, ...]) -> tuple[np.ndarray, np.ndarray]:
+    """Rows and columns where ``classes`` names a colour without hue (``plain``) yet the photo
+    itself is clearly coloured (chroma of :data:`NO_HUE` or more): a red cube that a wrong
+    light correction darkened into a black one. Judged on the uncorrected photo, whose chroma
+    no correction of the light has made or taken away. Only the few pixels named black are
+    converted to Lab: a frame's worth would cost more than the rest of its reading."""
+    table = np.zeros(256, np.uint8)
     for code in plain:
-        named |= (classes == code) | (classes == code + AMBIGUOUS)
-    out = np.zeros(classes.shape, bool)
-    if named.any():
-        lab = to_lab(small[named]) - (0.0, 128.0, 128.0)
-        out[named] = np.hypot(lab[:, 1], lab[:, 2]) >= NO_HUE
-    return out
+        table[[code, code + AMBIGUOUS]] = 1
+    named = cv2.findNonZero(cv2.LUT(classes, table)) if plain else None
+    if named is None:
+        return _NOWHERE
+    xs, ys = named.reshape(-1, 2).T
+    lab = to_lab(small[ys, xs]) - (0.0, 128.0, 128.0)
+    coloured = np.hypot(lab[:, 1], lab[:, 2]) >= NO_HUE
+    return ys[coloured], xs[coloured]
 
 
-def _unnamed(classes: np.ndarray, coloured: np.ndarray, with_empty: bool) -> int:
+_NOWHERE = (np.zeros(0, np.intp), np.zeros(0, np.intp))
+
+
+def _unnamed(classes: np.ndarray, coloured: tuple[np.ndarray, np.ndarray], with_empty: bool) -> int:
     """Pixels the reading ``classes`` leaves without a colour — and, with the empty photo,
     those it names black against what the photo shows (``coloured``, see
     :func:`_coloured_plain`): a light
@@ -90,7 +96,7 @@ def _unnamed(classes: np.ndarray, coloured: np.ndarray, with_empty: bool) -> int
     reading of their colours would count the rest without a word about the lost ones."""
     unnamed = int(np.count_nonzero(classes == UNKNOWN))
     if with_empty:
-        unnamed += int(np.count_nonzero(coloured))
+        unnamed += len(coloured[0])
     return unnamed
 
 
