@@ -53,6 +53,8 @@ CONSTANTS: tuple[tuple[str, str], ...] = (
     ("companion.vision.frontend", "UNNAMED"),
     ("companion.vision.frontend", "NO_HUE"),
     ("companion.vision.frontend", "PLAIN"),
+    ("companion.vision.frontend", "SURFACE_CORE"),
+    ("companion.vision.frontend", "SURFACE_MIN_PIXELS"),
     ("companion.vision.light", "CHART_MIN_PIXELS"),
     ("companion.vision.counting", "UNPLACED"),
     ("companion.vision.black_level", "LIFT_MIN"),

@@ -10,7 +10,9 @@ The light is read from the tray. When the surface behind the tray is not the cal
 more (another background, another table), the tray's witness is wrong, and under its light most
 of the objects take no colour. The frame is then read again under the light the cubes
 themselves imply — the cubes are a colour chart (:func:`light.chart_gain`) — and that reading
-is kept when it names at least half of what the tray's reading left unnamed.
+is kept when it names at least half of what the tray's reading left unnamed. A pixel named
+black that the photo shows clearly coloured counts as unnamed: a wrong light can darken every
+cube into black as well as leave it no colour.
 """
 
 from __future__ import annotations
@@ -21,7 +23,8 @@ import cv2
 import numpy as np
 
 from companion.vision import light
-from companion.vision.classify import AMBIGUOUS, BACKGROUND, CHROMATIC, UNKNOWN, Reference, classify, to_lab
+from companion.vision.classify import (AMBIGUOUS, BACKGROUND, CHROMATIC, REJECT_DISTANCE, UNKNOWN, Reference,
+                                       classify, lut_index, to_lab)
 
 UNCHANGED = 14  # grey levels (working resolution): a pixel this close to the empty tray is tray
 LIGHT_ONLY = 1.2  # a shadow or reflection changes a pixel's channels by factors this close
@@ -30,6 +33,8 @@ CHART_ROUNDS = 1  # readings under the cubes' own light after the uncorrected on
 NO_HUE = 2 * CHROMATIC  # Lab chroma in the photo from which a pixel is clearly of some hue
 PLAIN = CHROMATIC / 2  # a colour whose every reference is greyer than this has no hue (black);
 # a dark teal's sample drawn half off its block came to chroma 11
+SURFACE_CORE = 0.8  # share of a tray look's pixels the model of the surface as photographed is fitted on
+SURFACE_MIN_PIXELS = 50  # fewer pixels of a tray look than this are not modelled (kept as the tray reading said)
 
 
 def class_map(small: np.ndarray, references: Sequence[Reference], tables: tuple[np.ndarray, np.ndarray],
@@ -47,9 +52,17 @@ def class_map(small: np.ndarray, references: Sequence[Reference], tables: tuple[
     classes = _classes(relit, small, full_lut, empty_small)
     plain = _plain_codes(references)
     coloured = _coloured_plain(classes, small, plain)
-    unnamed = _unnamed(classes, coloured, empty_small is not None)
+    unnamed = _unnamed(classes, coloured)
     if unnamed > UNNAMED * np.count_nonzero(classes != BACKGROUND):
-        relit, classes = _by_the_cubes(small, references, full_lut, empty_small, plain, (unnamed, relit, classes))
+        # Where the objects are, the tray's reading still tells: its light makes the new
+        # surface look like the calibrated one. With the empty photo that is sure (what
+        # changed since it is no tray); without it, what the photo shows unlike the rest of
+        # the surface is taken back out of it.
+        surface = classes == BACKGROUND
+        if empty_small is None:
+            surface = _surface_by_its_looks(small, relit, surface, references, ref_index)
+        relit, classes = _by_the_cubes(small, references, full_lut, empty_small, plain, surface,
+                                       (unnamed, relit, classes))
         coloured = _coloured_plain(classes, small, plain)
     # Whichever reading stands, a pixel it names black that the photo shows clearly coloured
     # is no black cube: unknown, for the table to look at, never counted.
@@ -86,37 +99,27 @@ def _coloured_plain(classes: np.ndarray, small: np.ndarray, plain: tuple[int, ..
 _NOWHERE = (np.zeros(0, np.intp), np.zeros(0, np.intp))
 
 
-def _unnamed(classes: np.ndarray, coloured: tuple[np.ndarray, np.ndarray], with_empty: bool) -> int:
-    """Pixels the reading ``classes`` leaves without a colour — and, with the empty photo,
-    those it names black against what the photo shows (``coloured``, see
-    :func:`_coloured_plain`): a light
-    correction that darkened every cube to black is as wrong as one that left them no colour.
-    Without the empty photo such pixels are only flagged: where the objects are then comes
-    from the same wrong correction (a yellow cube it darkened is read as tray), and another
-    reading of their colours would count the rest without a word about the lost ones."""
-    unnamed = int(np.count_nonzero(classes == UNKNOWN))
-    if with_empty:
-        unnamed += len(coloured[0])
-    return unnamed
+def _unnamed(classes: np.ndarray, coloured: tuple[np.ndarray, np.ndarray]) -> int:
+    """Pixels the reading ``classes`` leaves without a colour, and those it names black
+    against what the photo shows (``coloured``, see :func:`_coloured_plain`): a light
+    correction that darkened every cube to black is as wrong as one that left them no colour."""
+    return int(np.count_nonzero(classes == UNKNOWN)) + len(coloured[0])
 
 
 def _by_the_cubes(small: np.ndarray, references: Sequence[Reference], full_lut: np.ndarray,
-                  empty_small: np.ndarray | None, plain: tuple[int, ...], tray_reading: tuple[int, np.ndarray, np.ndarray]
-                  ) -> tuple[np.ndarray, np.ndarray]:
-    """The frame's objects (where the tray reading found them) read under the frame's own
-    light, then under the light its cubes imply (the gain that brings each named colour to its
-    reference, :data:`CHART_ROUNDS` times): the reading that leaves the fewest pixels unnamed,
-    if it halves the tray reading's, else the tray reading."""
+                  empty_small: np.ndarray | None, plain: tuple[int, ...], surface: np.ndarray,
+                  tray_reading: tuple[int, np.ndarray, np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+    """The frame's objects (everything but ``surface``) read under the frame's own light, then
+    under the light its cubes imply (the gain that brings each named colour to its reference,
+    :data:`CHART_ROUNDS` times): the reading that leaves the fewest pixels unnamed, if it
+    halves the tray reading's (``(unnamed, relit, classes)``), else the tray reading."""
     best = tray_reading
-    unnamed_by_the_tray, _, tray_classes = tray_reading
-    # Where the objects are, the tray's reading still tells (its light makes the surface look
-    # like the calibrated one); only their colours are read again.
-    surface = tray_classes == BACKGROUND
+    unnamed_by_the_tray = tray_reading[0]
     relit = small
     for round_ in range(CHART_ROUNDS + 1):
         classes = _classes(relit, small, full_lut, empty_small)
         classes[surface] = BACKGROUND
-        unnamed = _unnamed(classes, _coloured_plain(classes, small, plain), empty_small is not None)
+        unnamed = _unnamed(classes, _coloured_plain(classes, small, plain))
         if unnamed < min(best[0], 0.5 * unnamed_by_the_tray):
             best = (unnamed, relit, classes)
         gain = light.chart_gain(small, classes, references) if round_ < CHART_ROUNDS else None
@@ -124,6 +127,31 @@ def _by_the_cubes(small: np.ndarray, references: Sequence[Reference], full_lut: 
             break
         relit = np.clip(small.astype(np.float32) * gain, 0, 255).astype(np.uint8)
     return best[1], best[2]
+
+
+def _surface_by_its_looks(small: np.ndarray, relit: np.ndarray, surface: np.ndarray,
+                          references: Sequence[Reference], ref_index: np.ndarray) -> np.ndarray:
+    """``surface`` (where the tray's reading saw tray) without what the photo shows unlike
+    the rest of it. Under a wrong light a bright cube can be darkened into one of the tray's
+    looks; in the photo itself it is still unlike the surface around it. The pixels of each
+    tray look are modelled as they are in the photo (fitted on the :data:`SURFACE_CORE`
+    nearest their median, so a few cubes among them do not widen the model) and the pixels
+    beyond :data:`REJECT_DISTANCE` of their look's model are not surface."""
+    nearest = ref_index[lut_index(relit)]
+    lab = to_lab(small)
+    keep = surface.copy()
+    for k, ref in enumerate(references):
+        if ref.code != BACKGROUND:
+            continue
+        look = surface & (nearest == k)
+        px = lab[look]
+        if len(px) < SURFACE_MIN_PIXELS:
+            continue
+        spread = np.abs(px - np.median(px, axis=0)).sum(axis=1)
+        core = px[spread <= np.quantile(spread, SURFACE_CORE)]
+        model = Reference.from_lab(BACKGROUND, core)
+        keep[look] = model.distance(px) <= REJECT_DISTANCE
+    return keep
 
 
 def _classes(relit: np.ndarray, small: np.ndarray, full_lut: np.ndarray,

@@ -23,7 +23,7 @@ def test_only_a_colour_with_no_hue_at_all_is_plain():
     assert _plain_codes(refs) == (BLACK,)
 
 
-def test_black_on_a_coloured_pixel_is_flagged_and_counts_as_unnamed_with_the_empty_photo():
+def test_black_on_a_coloured_pixel_counts_as_unnamed():
     small = np.zeros((2, 3, 3), np.uint8)
     small[0] = (20, 20, 20)  # a black cube: no chroma
     small[1] = (20, 20, 200)  # a red cube read as black
@@ -31,7 +31,6 @@ def test_black_on_a_coloured_pixel_is_flagged_and_counts_as_unnamed_with_the_emp
                         [BLACK, BLACK + AMBIGUOUS, RED]], np.uint8)
     coloured = _coloured_plain(classes, small, (BLACK,))
     assert sorted(zip(*(v.tolist() for v in coloured))) == [(1, 0), (1, 1)]  # (row, column)
-    assert _unnamed(classes, coloured, with_empty=True) == 3
-    assert _unnamed(classes, coloured, with_empty=False) == 1
+    assert _unnamed(classes, coloured) == 3  # the unknown pixel and the two coloured "blacks"
     assert len(_coloured_plain(classes, small, ())[0]) == 0  # no colour without hue: nothing to judge
     assert len(_coloured_plain(np.zeros_like(classes), small, (BLACK,))[0]) == 0  # nothing named black
