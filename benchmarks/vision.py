@@ -219,7 +219,7 @@ def boxes_table(realset: RealSet, failures: bool) -> list[str]:
 def surfaces_table(frames: int, seed: int) -> list[str]:
     """Per calibrated tray (rows), the frames of each other tray (columns) counted exactly: ours
     with the frame's empty photo, ours without it, and the baseline fitted on the calibrated
-    tray."""
+    tray; then how many of ours were wrong with nothing flagged (no unknown, nothing doubtful)."""
     cals, bases = calibrate_trays()
     per_tray: dict[str, list] = {name: [] for name in TRAYS}
     i = 0
@@ -233,6 +233,7 @@ def surfaces_table(frames: int, seed: int) -> list[str]:
              "with the frame's empty photo · ours without it · baseline)",
              f"  {'calibrated on':{width}} " + " ".join(f"{name:>14}" for name in TRAYS)]
     total = np.zeros(3, int)
+    silent = np.zeros(2, int)  # ours with and without the empty photo: wrong, and nothing flagged
     for calibrated in TRAYS:
         cells = []
         for counted in TRAYS:
@@ -242,15 +243,18 @@ def surfaces_table(frames: int, seed: int) -> list[str]:
             exact = np.zeros(3, int)
             for frame, empty in per_tray[counted]:
                 truth = {c: n for c, n in frame.counts.items() if n}
-                exact += (count_cubes(frame.image, cals[calibrated], empty).counts == truth,
-                          count_cubes(frame.image, cals[calibrated]).counts == truth,
+                ours = (count_cubes(frame.image, cals[calibrated], empty), count_cubes(frame.image, cals[calibrated]))
+                exact += (ours[0].counts == truth, ours[1].counts == truth,
                           baseline_count(frame.image, bases[calibrated]) == truth)
+                silent += [r.counts != truth and not r.unknown and not r.doubtful for r in ours]
             total += exact
             cells.append(f"{' · '.join(str(v) for v in exact):>14}")
         lines.append(f"  {calibrated:{width}} " + " ".join(cells))
     pairs = frames * len(TRAYS) * (len(TRAYS) - 1)
     lines.append(f"  all pairs of {pairs} frames: ours with the empty photo {total[0]}, without {total[1]}, "
                  f"baseline {total[2]}")
+    lines.append(f"  wrong without a flag (no unknown, nothing doubtful): ours with the empty photo {silent[0]}, "
+                 f"without {silent[1]}")
     return lines
 
 
