@@ -82,8 +82,8 @@ def _coloured_plain(classes: np.ndarray, small: np.ndarray, plain: tuple[int, ..
     """Rows and columns where ``classes`` names a colour without hue (``plain``) yet the photo
     itself is clearly coloured (chroma of :data:`NO_HUE` or more): a red cube that a wrong
     light correction darkened into a black one. Judged on the uncorrected photo, whose chroma
-    no correction of the light has made or taken away. Only the few pixels named black are
-    converted to Lab: a frame's worth would cost more than the rest of its reading."""
+    no correction of the light has made or taken away. Only the pixels named black are
+    converted to Lab, by their coordinates: masks over the whole frame cost 1.4 ms a count."""
     table = np.zeros(256, np.uint8)
     for code in plain:
         table[[code, code + AMBIGUOUS]] = 1
