@@ -61,9 +61,8 @@ def class_map(small: np.ndarray, references: Sequence[Reference], tables: tuple[
         surface = classes == BACKGROUND
         if empty_small is None:
             surface = _surface_by_its_looks(small, relit, surface, references, ref_index)
-        relit, classes = _by_the_cubes(small, references, full_lut, empty_small, plain, surface,
-                                       (unnamed, relit, classes))
-        coloured = _coloured_plain(classes, small, plain)
+        relit, classes, coloured = _by_the_cubes(small, references, full_lut, empty_small, plain, surface,
+                                                 (unnamed, relit, classes, coloured))
     # Whichever reading stands, a pixel it names black that the photo shows clearly coloured
     # is no black cube: unknown, for the table to look at, never counted.
     classes[coloured] = UNKNOWN
@@ -78,7 +77,10 @@ def _plain_codes(references: Sequence[Reference]) -> tuple[int, ...]:
         np.hypot(r.lab[1] - 128.0, r.lab[2] - 128.0) < PLAIN for r in references if r.code == c)))
 
 
-def _coloured_plain(classes: np.ndarray, small: np.ndarray, plain: tuple[int, ...]) -> tuple[np.ndarray, np.ndarray]:
+_Positions = tuple[np.ndarray, np.ndarray]  # rows and columns, as :func:`_coloured_plain` gives them
+
+
+def _coloured_plain(classes: np.ndarray, small: np.ndarray, plain: tuple[int, ...]) -> _Positions:
     """Rows and columns where ``classes`` names a colour without hue (``plain``) yet the photo
     itself is clearly coloured (chroma of :data:`NO_HUE` or more): a red cube that a wrong
     light correction darkened into a black one. Judged on the uncorrected photo, whose chroma
@@ -99,7 +101,7 @@ def _coloured_plain(classes: np.ndarray, small: np.ndarray, plain: tuple[int, ..
 _NOWHERE = (np.zeros(0, np.intp), np.zeros(0, np.intp))
 
 
-def _unnamed(classes: np.ndarray, coloured: tuple[np.ndarray, np.ndarray]) -> int:
+def _unnamed(classes: np.ndarray, coloured: _Positions) -> int:
     """Pixels the reading ``classes`` leaves without a colour, and those it names black
     against what the photo shows (``coloured``, see :func:`_coloured_plain`): a light
     correction that darkened every cube to black is as wrong as one that left them no colour."""
@@ -108,25 +110,28 @@ def _unnamed(classes: np.ndarray, coloured: tuple[np.ndarray, np.ndarray]) -> in
 
 def _by_the_cubes(small: np.ndarray, references: Sequence[Reference], full_lut: np.ndarray,
                   empty_small: np.ndarray | None, plain: tuple[int, ...], surface: np.ndarray,
-                  tray_reading: tuple[int, np.ndarray, np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+                  tray_reading: tuple[int, np.ndarray, np.ndarray, _Positions]
+                  ) -> tuple[np.ndarray, np.ndarray, _Positions]:
     """The frame's objects (everything but ``surface``) read under the frame's own light, then
     under the light its cubes imply (the gain that brings each named colour to its reference,
     :data:`CHART_ROUNDS` times): the reading that leaves the fewest pixels unnamed, if it
-    halves the tray reading's (``(unnamed, relit, classes)``), else the tray reading."""
+    halves the tray reading's, else the tray reading. A reading is ``(unnamed, relit,
+    classes, coloured blacks)``; the last three of the one kept are returned."""
     best = tray_reading
     unnamed_by_the_tray = tray_reading[0]
     relit = small
     for round_ in range(CHART_ROUNDS + 1):
         classes = _classes(relit, small, full_lut, empty_small)
         classes[surface] = BACKGROUND
-        unnamed = _unnamed(classes, _coloured_plain(classes, small, plain))
+        coloured = _coloured_plain(classes, small, plain)
+        unnamed = _unnamed(classes, coloured)
         if unnamed < min(best[0], 0.5 * unnamed_by_the_tray):
-            best = (unnamed, relit, classes)
+            best = (unnamed, relit, classes, coloured)
         gain = light.chart_gain(small, classes, references) if round_ < CHART_ROUNDS else None
         if gain is None:
             break
         relit = np.clip(small.astype(np.float32) * gain, 0, 255).astype(np.uint8)
-    return best[1], best[2]
+    return best[1:]
 
 
 def _surface_by_its_looks(small: np.ndarray, relit: np.ndarray, surface: np.ndarray,
