@@ -130,19 +130,22 @@ def _tup(values) -> tuple[float, ...]:
     return tuple(float(v) for v in values)
 
 
-def _cell_colours() -> tuple[np.ndarray, np.ndarray]:
-    """BGR centres of the 64³ table cells (B major, R minor) and their Lab values."""
+@functools.lru_cache(maxsize=1)
+def cell_colours() -> tuple[np.ndarray, np.ndarray]:
+    """BGR centres of the 64³ table cells (B major, R minor) and their Lab values (read-only)."""
     levels = ((np.arange(2 ** BITS) << _SHIFT) + (1 << _SHIFT) // 2).astype(np.uint8)
     b, g, r = np.meshgrid(levels, levels, levels, indexing="ij")
     bgr = np.stack([b.ravel(), g.ravel(), r.ravel()], axis=1)
     lab = cv2.cvtColor(bgr.reshape(-1, 1, 3), cv2.COLOR_BGR2Lab).reshape(-1, 3).astype(np.float32)
+    bgr.setflags(write=False)
+    lab.setflags(write=False)
     return bgr, lab
 
 
 def build_tables(references: Sequence[Reference]) -> tuple[np.ndarray, np.ndarray]:
     """The 64³ tables (flat, indexed by :func:`lut_index`): class code, and the index of the
     nearest reference (255 where none is near). Both uint8."""
-    _, lab = _cell_colours()
+    _, lab = cell_colours()
     x = lab.astype(np.float64) - _BLACK
     dist = np.empty((len(lab), len(references)), np.float32)
     for k, ref in enumerate(references):

@@ -39,9 +39,14 @@ Rules the count follows (documented for players in docs/vision.md):
   half a cube (what survives opening with a disc of a cube's radius — rims and glare do not),
   and that piece's area makes no cubes — unless the blob's pixels of no colour are a shade of
   one of its colours (near it and of its hue): the side of a block in deeper shadow.
+- Before the blobs are formed, a piece of pixels of no calibrated colour (a tenth of a cube
+  or more) whose mean colour is a colour *by margin* — within ``NO_COLOUR_AT_ALL`` of it,
+  every other colour ``CLEAR_MARGIN`` times farther, of its hue — takes that colour: a block
+  deeper or more saturated than its sample is beyond every colour pixel by pixel, not on average.
 - Nothing of a third of a cube vanishes unsaid: a colour with that much of its own pixels in a
-  blob but no place in it, and a blob of a third to half a cube not shaped like one object,
-  are ``doubtful`` ("0 or 1?").
+  blob but no place in it, a blob of a third to half a cube not shaped like one object, and a
+  block's face read as tray beside its own colour (:mod:`companion.vision.faces`) are
+  ``doubtful`` ("0 or 1?").
 - A cube lying on top of another hides it; the camera cannot count what it does not see.
 """
 
@@ -61,7 +66,8 @@ from companion.vision.calibration import WORKING_SIDE, Calibration, check_empty,
 from companion.vision.classify import AMBIGUOUS, BACKGROUND, CHROMATIC, UNKNOWN, shade_distance, to_lab
 from companion.vision.colors import CUBE_COLORS
 from companion.vision.errors import ImageSizeError
-from companion.vision.frontend import class_map
+from companion.vision.faces import face_table, faces_read_as_tray
+from companion.vision.frontend import NO_HUE, class_map
 from companion.vision.placing import cube_centres, place_objects
 from companion.vision.segment import Blobs, cores, find_blobs
 from companion.vision.sizing import COMPACT, Shapes, size_factor
@@ -79,6 +85,8 @@ CLEAR_MARGIN = 2.5  # … unless every other colour is this many times farther (
 NO_COLOUR_AT_ALL = 8.0  # … and never beyond this: a hand, a coin, a die
 SAME_HUE = 25.0  # degrees of Lab hue within which a far object still shares its colour's hue
 COLOUR_DOUBT = 0.7  # own-colour distance over next colour's distance above this: doubtful
+NAMED_PIECE = 0.1  # of a cube: a piece of no colour this large is named by its mean colour, if by margin
+FACE_SOLID = 0.5  # of a cube's radius: a face read as tray survives opening with a disc this wide
 
 
 @dataclass(frozen=True)
@@ -145,6 +153,15 @@ class _Geometry:
 
 
 _GEOMETRY: "weakref.WeakKeyDictionary[Calibration, dict]" = weakref.WeakKeyDictionary()
+_FACE_TABLES: "weakref.WeakKeyDictionary[Calibration, np.ndarray]" = weakref.WeakKeyDictionary()
+
+
+def _face_table(cal: Calibration) -> np.ndarray:
+    """The calibration's :func:`~companion.vision.faces.face_table`, built on first use."""
+    table = _FACE_TABLES.get(cal)
+    if table is None:
+        table = _FACE_TABLES[cal] = face_table(cal.references, cal.tables[1], SAME_HUE, NO_HUE)
+    return table
 
 
 def _geometry(cal: Calibration, width: int, height: int) -> _Geometry:
@@ -253,6 +270,40 @@ def _unknown_piece(blobs: Blobs, classes: np.ndarray, label: int, radius: float)
     return float(stats[1:, cv2.CC_STAT_AREA].max()) if n > 1 else 0.0
 
 
+def _distances(geo: _Geometry, lab: np.ndarray, codes: np.ndarray | None = None
+               ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """For N Lab colours (a and b centred): the distance to their own colour's nearest
+    reference (``codes``; without them, to the nearest colour's, which is then their own),
+    that reference's index in ``geo.colour_refs``, the distance to the nearest other colour,
+    and that colour's code (0 when there is none)."""
+    dists = [shade_distance(lab, mean, inv, shades) for _, mean, inv, shades in geo.colour_refs]
+    if codes is None:
+        codes = np.array([ref[0] for ref in geo.colour_refs])[np.argmin(dists, axis=0)]
+    own = np.full(len(lab), np.inf)
+    other = np.full(len(lab), np.inf)
+    other_code = np.zeros(len(lab), int)
+    own_ref = np.zeros(len(lab), int)
+    for k, ((ref_code, _, _, _), dist) in enumerate(zip(geo.colour_refs, dists)):
+        mine = codes == ref_code
+        own_ref = np.where(mine & (dist < own), k, own_ref)
+        own = np.where(mine, np.minimum(own, dist), own)
+        closer = ~mine & (dist < other)
+        other = np.where(closer, dist, other)
+        other_code = np.where(closer, ref_code, other_code)
+    return own, own_ref, other, other_code
+
+
+def _by_margin(geo: _Geometry, lab: np.ndarray, own: np.ndarray, own_ref: np.ndarray,
+               other: np.ndarray) -> np.ndarray:
+    """Which colours are their own colour *by margin*: within :data:`NO_COLOUR_AT_ALL` of it,
+    every other colour :data:`CLEAR_MARGIN` times farther, and of its hue — an uncalibrated
+    purple is far from blue and farther from the rest, yet it is no blue cube."""
+    clear = (own <= NO_COLOUR_AT_ALL) & (other >= CLEAR_MARGIN * own)
+    for i in np.flatnonzero(clear):  # few: only colours the light moved far
+        clear[i] = _same_hue(lab[i], geo.colour_refs[own_ref[i]][1])
+    return clear
+
+
 def _colour_doubts(geo: _Geometry, blobs: Blobs,
                    pieces: list[tuple[int, int]]) -> list[tuple[float, str | None, bool]]:
     """For each (blob, colour code) piece: the distance of its pixels' mean colour to that
@@ -267,28 +318,43 @@ def _colour_doubts(geo: _Geometry, blobs: Blobs,
     sums = blobs.colour_sum[labels, codes] + blobs.colour_sum[labels, codes + AMBIGUOUS]
     n = blobs.histogram[labels, codes] + blobs.histogram[labels, codes + AMBIGUOUS]
     lab = to_lab((sums / np.maximum(n, 1)[:, None]).astype(np.uint8)) - (0.0, 128.0, 128.0)
-    own = np.full(len(pieces), np.inf)
-    other = np.full(len(pieces), np.inf)
-    other_code = np.zeros(len(pieces), int)
-    own_ref = np.zeros(len(pieces), int)  # index of the nearest reference of its own colour
-    for k, (ref_code, mean, inv, shades) in enumerate(geo.colour_refs):
-        dist = shade_distance(lab, mean, inv, shades)
-        mine = codes == ref_code
-        own_ref = np.where(mine & (dist < own), k, own_ref)
-        own = np.where(mine, np.minimum(own, dist), own)
-        closer = ~mine & (dist < other)
-        other = np.where(closer, dist, other)
-        other_code = np.where(closer, ref_code, other_code)
+    own, own_ref, other, other_code = _distances(geo, lab, codes)
     doubt = (other_code > 0) & (own > 1.0) & (own > COLOUR_DOUBT * other)
     # Open set by margin: far from its colour under this light, but clearly nearer to it than
     # to any other colour, an object is that colour (flagged, below) — not unknown.
-    # Its hue must agree too: an uncalibrated purple is far from blue and farther from the
-    # rest, yet it is no blue cube.
-    by_margin = (own > NO_SUCH_COLOUR) & (own <= NO_COLOUR_AT_ALL) & (other >= CLEAR_MARGIN * own)
-    for i in np.flatnonzero(by_margin):  # few: only objects the light moved far
-        by_margin[i] = _same_hue(lab[i], geo.colour_refs[own_ref[i]][1])
+    by_margin = own > NO_SUCH_COLOUR
+    by_margin[by_margin] = _by_margin(geo, lab[by_margin], own[by_margin], own_ref[by_margin], other[by_margin])
     return [(float(o), CUBE_COLORS[c - 1] if d else None, bool(m))
             for o, c, d, m in zip(own, other_code, doubt, by_margin)]
+
+
+def _name_by_margin(geo: _Geometry, classes: np.ndarray, relit: np.ndarray) -> None:
+    """Pieces of no colour named by their mean colour, in place: a piece of pixels of no
+    calibrated colour, of :data:`NAMED_PIECE` of a cube or more, whose mean colour is a colour
+    *by margin* (:func:`_by_margin`) takes that colour. Pixel by pixel, a block the
+    light made deeper or more saturated than its sample lies beyond every colour; averaged
+    over the piece it is still clearly its own, and open set by margin names it (the object
+    is then flagged when its colour is far, see :func:`_colour_doubts`). A hand, a coin, a
+    die stay unknown."""
+    h, w = classes.shape
+    size = (max(1, w // 2), max(1, h // 2))  # pieces of a tenth of a cube still show at half the pixels
+    strange = cv2.compare(cv2.resize(classes, size, interpolation=cv2.INTER_NEAREST), UNKNOWN, cv2.CMP_EQ)
+    least = NAMED_PIECE * geo.unit_area / 4
+    if cv2.countNonZero(strange) < least:
+        return
+    count, labels = cv2.connectedComponents(strange, connectivity=8)
+    big = np.flatnonzero(np.bincount(labels.ravel(), minlength=count)[1:] >= least) + 1
+    if not len(big):
+        return
+    half = cv2.resize(relit, size, interpolation=cv2.INTER_NEAREST)
+    masks = [cv2.compare(labels, int(piece), cv2.CMP_EQ) for piece in big]
+    mean = np.array([cv2.mean(half, mask=mask)[:3] for mask in masks])
+    lab = to_lab(np.round(mean).astype(np.uint8)) - (0.0, 128.0, 128.0)
+    own, own_ref, other, _ = _distances(geo, lab)
+    for mask, named, ref in zip(masks, _by_margin(geo, lab, own, own_ref, other), own_ref):
+        if named:
+            piece = cv2.resize(mask, (w, h), interpolation=cv2.INTER_NEAREST) > 0
+            classes[piece & (classes == UNKNOWN)] = geo.colour_refs[ref][0]
 
 
 def count_cubes(image: np.ndarray, calibration: Calibration,
@@ -302,6 +368,7 @@ def count_cubes(image: np.ndarray, calibration: Calibration,
     counted cube's centre lies in the tray outline, and every doubtful blob is listed.
     """
     tables = calibration.tables  # built once per calibration, on first use; not part of a count's time
+    face_cells = _face_table(calibration)  # likewise
     start = time.perf_counter()
     image = check_image(image)
     h, w = image.shape[:2]
@@ -321,6 +388,7 @@ def count_cubes(image: np.ndarray, calibration: Calibration,
         empty_small = None if empty_small is None else remove_lift(empty_small, lift)
         relit, classes = class_map(small, calibration.references, tables, calibration.tray_bgr,
                                    empty_small, geo.tray_cells)
+    _name_by_margin(geo, classes, relit)
     blobs = find_blobs(classes, relit)
     hist = blobs.histogram
     total = np.maximum(hist.sum(axis=1), 1)
@@ -448,6 +516,15 @@ def count_cubes(image: np.ndarray, calibration: Calibration,
             doubts.append((round(max(0.05, 1.0 - 2.0 * ratio), 3), Doubt(
                 main, 0, "size", "1", (bx + bw / 2) * s + x0, (by + bh / 2) * s + y0,
                 _camera_box(geo, blobs, label))))
+    # A block's lit face that reads as tray beside its own colour: said (once), never counted.
+    for face in faces_read_as_tray(classes, relit, face_cells, UNPLACED * unit, FACE_SOLID * geo.unit_radius * factor):
+        color, (cx, cy) = CUBE_COLORS[face.code - 1], face.centre
+        x, y = (cx + 0.5) * s + x0, (cy + 0.5) * s + y0
+        said = any(d.color == color and d.bbox[0] <= x <= d.bbox[0] + d.bbox[2] and d.bbox[1] <= y <= d.bbox[1] + d.bbox[3]
+                   for _, d in doubts)
+        if _inside(geo, cx, cy) and not said:
+            fx, fy, fw, fh = face.box
+            doubts.append((0.05, Doubt(color, 0, "size", "1", x, y, (fx * s + x0, fy * s + y0, fw * s, fh * s))))
     counts: dict[str, int] = {}
     sure: dict[str, float] = {}
     for c in cubes:

@@ -380,3 +380,23 @@ def test_without_the_empty_photo_a_cube_darkened_into_the_tray_look_is_taken_bac
     monkeypatch.setattr(frontend, "SURFACE_MIN_PIXELS", 10 ** 9)  # no look modelled
     _, surface_as_read = _count(counts, 0, light, calibration, with_empty=False)
     assert "yellow" not in surface_as_read.counts and surface_as_read.unknown == 0
+
+
+@pytest.mark.parametrize("colour, size, named", [
+    ("blue", 1.0, True),  # of no colour pixel by pixel, clearly blue on average: blue
+    ("blue", 0.05, False),  # a speck: too small to say
+    ((170, 170, 170), 1.0, False),  # grey, a coin: near no colour
+    ((20, 60, 110), 1.0, False),  # a dark orange: no colour's hue, a foreign object
+])
+def test_a_piece_of_no_colour_is_named_by_its_mean_colour_only_by_margin(calibration, colour, size, named):
+    from companion.vision.counting import _geometry, _name_by_margin
+
+    geo = _geometry(calibration, *calibration.image_size)
+    side = int(round(np.sqrt(size * geo.unit_area)))
+    classes = np.zeros((200, 200), np.uint8)
+    relit = np.full((200, 200, 3), 170, np.uint8)
+    bgr = next(r.bgr for r in calibration.references if r.code == 2) if colour == "blue" else colour
+    classes[50:50 + side, 50:50 + side], relit[50:50 + side, 50:50 + side] = 7, np.round(bgr)
+    _name_by_margin(geo, classes, relit)
+    assert set(np.unique(classes[50:50 + side, 50:50 + side])) == ({2} if named else {7})
+    assert set(np.unique(classes)) <= {0, 2, 7}

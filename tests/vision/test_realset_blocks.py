@@ -40,19 +40,45 @@ def test_boxes_drawn_on_the_blocks_calibrate_every_colour(blocks):
 @needs_blocks
 def test_the_blocks_found_take_their_own_colour(blocks):
     """The colour stage: of the blocks counted at all, nearly every one in its own colour
-    (measured: 137 of 145); the desk is never counted red or yellow in bulk."""
+    (measured: 140 of 149); the desk is never counted red or yellow in bulk."""
     _, _, _, stages = blocks
-    assert stages.found >= 120, stages.line()
+    assert stages.found >= 140, stages.line()
     assert stages.right >= 0.93 * stages.found, stages.line()
     assert stages.extra <= 30, stages.line()
 
 
 @needs_blocks
 def test_blocks_missed_without_a_flag_stay_few(blocks):
-    """Measured: 10 of 216 blocks neither counted nor flagged (4.6 %; 19 before the black level
-    and the no-place flags). The target is none; the floor stops it from growing."""
+    """Measured: 6 of 216 blocks neither counted nor flagged (2.8 %; 19 before the black level
+    and the no-place flags, 10 before faces read as tray were said). The target is none; the
+    floor stops it from growing."""
     _, _, _, stages = blocks
-    assert stages.missed <= 12, stages.line()
+    assert stages.missed <= 7, stages.line()
+
+
+@needs_blocks
+def test_a_lone_block_whose_lit_face_reads_as_the_desk_is_said(blocks):
+    """20250329_152838: the red block's face, paled by the lamp, reads as the orange-brown desk
+    and only its rims as red — too little for a block. The face beside its red is said (red,
+    0 or 1?) where the block lies; it was missed without a flag."""
+    _, _, results, _ = blocks
+    name = "20250329_152838.jpg"
+    (_, bx, by, bw, bh), = [b for b in DOBOT.boxes()[name] if b[0] == "red"]
+    said = [d for d in results[name].doubtful if d.color == "red" and bx <= d.x <= bx + bw and by <= d.y <= by + bh]
+    assert said and (said[0].cubes, said[0].alternative) == (0, "1")
+
+
+@needs_blocks
+def test_a_block_deeper_than_its_sample_is_named_by_margin(blocks):
+    """A blue block of another, more saturated blue than its sample reads pixel by pixel as
+    no colour; its mean colour is clearly blue (by margin, of blue's hue), so it is counted
+    blue — flagged — not reported unknown. Measured: a blue cube counted on 16 of the 24 blue
+    blocks (11 before)."""
+    _, _, results, _ = blocks
+    blue = [(name, b) for name, bs in DOBOT.boxes().items() if name in results for b in bs if b[0] == "blue"]
+    counted = sum(any(c.color == "blue" and x <= c.x <= x + w and y <= c.y <= y + h for c in results[name].cubes)
+                  for name, (_, x, y, w, h) in blue)
+    assert len(blue) == 24 and counted >= 15
 
 
 def _overlap(a, b) -> bool:
@@ -77,7 +103,7 @@ def test_block_counts_do_not_fall_below_today(blocks):
     _, truth, results, _ = blocks
     missed = sum(abs(truth[n].get(c, 0) - r.counts.get(c, 0))
                  for n, r in results.items() for c in set(truth[n]) | set(r.counts))
-    assert missed <= 86, f"objects miscounted: {missed}"  # measured: 82
+    assert missed <= 86, f"objects miscounted: {missed}"  # measured: 84
 
 
 @pytest.mark.parametrize("realset", [CANDY, DOBOT], ids=lambda s: s.name)

@@ -1,0 +1,129 @@
+"""Faces read as tray: the lit side of a block, bleached by the light, beside its own colour.
+
+A block's faces meet the light at different angles. The face turned to the lamp can come out
+paler and lighter than anything its sample showed (glare adds white: the hue stays, the chroma
+drops), and a pale face can lie nearer a look of the tray than its own colour — on a wooden
+desk a salmon red face reads as wood, on a bright look a pale teal one as glare. The counter
+then sees only the block's darker rims, or nothing, and says nothing: the worst miss.
+
+The face still shows what the eye goes by: it is clearly coloured, of its block's hue, and
+touches that block's pixels. Tray pixels that are all three, and that are unlike the tray
+look they were read as (a look of its own hue and colour explains them: wood beside a yellow
+cube is wood), form a *face read as tray*. A solid one of a third of a cube is reported for
+the players to look at; it is never counted, since only the eye can tell its block apart.
+
+Whether a colour could be such a face depends on the colour alone, so it is decided once per
+calibration for every cell of the 64³ colour table; a count looks it up at half the working
+resolution (a face is a third of a cube or more: half the pixels still show it).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from companion.vision.classify import AMBIGUOUS, BACKGROUND, CHROMATIC, Reference, cell_colours, lut_index
+from companion.vision.colors import CUBE_COLORS
+
+
+@dataclass(frozen=True)
+class Face:
+    code: int  # the colour whose hue it has and whose pixels it touches
+    area: int  # working pixels
+    box: tuple[int, int, int, int]  # x, y, w, h, working pixels
+    centre: tuple[float, float]  # working pixels
+
+
+def hue_turn(hue: np.ndarray, other: float) -> np.ndarray:
+    """The angle (0 to 180 degrees) between hues."""
+    return np.abs((hue - other + 180.0) % 360.0 - 180.0)
+
+
+def _hues(references: Sequence[Reference], tray: bool) -> list[tuple[int, int, float]]:
+    """(index, code, Lab hue in degrees) of the chromatic references of the tray, or of the colours."""
+    out = []
+    for k, ref in enumerate(references):
+        a, b = ref.lab[1] - 128.0, ref.lab[2] - 128.0
+        if (ref.code == BACKGROUND) == tray and np.hypot(a, b) >= CHROMATIC:
+            out.append((k, ref.code, float(np.degrees(np.arctan2(b, a)))))
+    return out
+
+
+def face_table(references: Sequence[Reference], ref_index: np.ndarray, same_hue: float, coloured: float) -> np.ndarray:
+    """Per cell of the 64³ colour table (:func:`~companion.vision.classify.lut_index`): the
+    colour code a tray pixel of that colour could be a face of, or 0. Such a colour is
+    clearly coloured (Lab chroma ``coloured`` or more), within ``same_hue`` degrees of that
+    colour's hue and nearer it than any other colour's, and not of the hue of a chromatic tray
+    look it is read as (``ref_index``, the table of each colour's nearest reference, see
+    :func:`~companion.vision.classify.full_tables`). Built once per calibration (0.04 s here)."""
+    _, lab = cell_colours()
+    a, b = lab[:, 1] - 128.0, lab[:, 2] - 128.0
+    hue = np.degrees(np.arctan2(b, a))
+    table = np.zeros(len(lab), np.uint8)
+    colours = _hues(references, tray=False)
+    if not colours:
+        return table
+    codes = sorted({code for _, code, _ in colours})
+    turn = np.stack([np.min([hue_turn(hue, h) for _, c, h in colours if c == code], axis=0) for code in codes])
+    nearest = np.argmin(turn, axis=0)
+    possible = (np.hypot(a, b) >= coloured) & (turn[nearest, np.arange(len(lab))] <= same_hue)
+    look = ref_index
+    for k, _, look_hue in _hues(references, tray=True):  # wood beside a yellow cube is wood
+        possible &= ~((look == k) & (hue_turn(hue, look_hue) <= same_hue))
+    table[possible] = np.array(codes, np.uint8)[nearest[possible]]
+    return table
+
+
+def _could_be(classes: np.ndarray, relit: np.ndarray, table: np.ndarray, step: int) -> tuple[np.ndarray, np.ndarray]:
+    """The :func:`face_table` code of every tray pixel (0 elsewhere) and the class map, both at
+    1/``step`` of the working resolution."""
+    h, w = classes.shape
+    size = (max(1, w // step), max(1, h // step))
+    small = cv2.resize(classes, size, interpolation=cv2.INTER_NEAREST)
+    could_be = np.take(table, lut_index(cv2.resize(relit, size, interpolation=cv2.INTER_NEAREST)))
+    could_be[small != BACKGROUND] = 0
+    return could_be, small
+
+
+def faces_read_as_tray(classes: np.ndarray, relit: np.ndarray, table: np.ndarray, min_area: float,
+                       radius: float) -> list[Face]:
+    """The faces read as tray in a class map (see the module docstring), in working pixels.
+
+    ``relit`` is the frame the classes were read from, ``table`` its calibration's
+    :func:`face_table`. A face must survive opening with a disc of ``radius`` (thin fringes
+    along a block's edge do not) and cover ``min_area`` pixels.
+    """
+    # A quick look at a quarter of the resolution first: most frames hold no colour that could
+    # be a face over a whole face's area, and are done after it.
+    could_be, _ = _could_be(classes, relit, table, 4)
+    enough = np.bincount(could_be.ravel(), minlength=len(CUBE_COLORS) + 1)[1:] * 16 >= min_area
+    if not enough.any():
+        return []
+    could_be, half = _could_be(classes, relit, table, 2)
+    disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (max(3, int(radius / 2) | 1),) * 2)
+    faces = []
+    for code in np.flatnonzero(enough) + 1:
+        candidate = (could_be == code).view(np.uint8)
+        own = ((half == code) | (half == code + AMBIGUOUS)).view(np.uint8)
+        count, labels = cv2.connectedComponents(candidate | own, connectivity=8)
+        touching = np.zeros(count, bool)
+        touching[labels[own.view(bool)]] = True
+        touching[0] = False
+        face = (candidate.view(bool) & touching[labels]).view(np.uint8)
+        solid = cv2.morphologyEx(face, cv2.MORPH_OPEN, disc)
+        count, labels = cv2.connectedComponents(solid, connectivity=8)
+        if count < 2:
+            continue
+        ys, xs = np.nonzero(solid)  # OpenCV's statistics cost several times the labelling
+        of = labels[ys, xs]
+        area = np.bincount(of, minlength=count)
+        for i in np.flatnonzero(4 * area[1:] >= min_area) + 1:
+            fx, fy = xs[of == i], ys[of == i]
+            x, y = int(fx.min()), int(fy.min())
+            faces.append(Face(int(code), 4 * int(area[i]), (2 * x, 2 * y, 2 * (int(fx.max()) - x + 1),
+                                                            2 * (int(fy.max()) - y + 1)),
+                              (2.0 * float(fx.mean()), 2.0 * float(fy.mean()))))
+    return faces

@@ -1,0 +1,79 @@
+"""Faces read as tray (companion/vision/faces.py): the lit face of a block that the class map
+put in the tray, found beside its own colour, and nothing else."""
+
+import numpy as np
+import pytest
+
+from companion.vision.classify import BACKGROUND, code_of, lut_index
+from companion.vision.counting import SAME_HUE, _face_table, _geometry
+from companion.vision.faces import face_table, faces_read_as_tray
+from companion.vision.frontend import NO_HUE
+
+RED = code_of("red")
+PALE_RED = (150, 150, 235)  # red with white added: the red hue, half its chroma
+GREY = (170, 170, 170)
+
+
+def _reference_bgr(calibration, code: int) -> np.ndarray:
+    return np.array(max((r for r in calibration.references if r.code == code), key=lambda r: r.weight).bgr)
+
+
+def _block(calibration, face_bgr, rim: bool = True, width: int | None = None):
+    """A class map and its frame: tray everywhere, one block whose face (``face_bgr``, read as
+    tray) is framed by a rim of 2 pixels of its red (``rim``); ``width`` overrides the face's."""
+    geo = _geometry(calibration, *calibration.image_size)
+    side = int(round(np.sqrt(geo.unit_area)))
+    size = 6 * side
+    classes = np.full((size, size), BACKGROUND, np.uint8)
+    relit = np.full((size, size, 3), GREY, np.uint8)
+    x0, y0, w, h = 2 * side, 2 * side, width or side, side
+    if rim:
+        classes[y0 - 2:y0 + h + 2, x0 - 2:x0 + w + 2] = RED
+        relit[y0 - 2:y0 + h + 2, x0 - 2:x0 + w + 2] = np.round(_reference_bgr(calibration, RED))
+    classes[y0:y0 + h, x0:x0 + w] = BACKGROUND
+    relit[y0:y0 + h, x0:x0 + w] = face_bgr
+    return geo, classes, relit, (x0, y0, w, h)
+
+
+def _faces(calibration, geo, classes, relit):
+    return faces_read_as_tray(classes, relit, _face_table(calibration), 0.3 * geo.unit_area, 0.5 * geo.unit_radius)
+
+
+def test_the_table_names_pale_colours_of_a_colours_hue_only(calibration):
+    table = face_table(calibration.references, calibration.tables[1], SAME_HUE, NO_HUE)
+    cells = table[lut_index(np.array([[PALE_RED, GREY, (200, 150, 150)]], np.uint8))][0]
+    assert cells[0] == RED
+    assert cells[1] == 0  # no hue: no face of any colour
+    assert cells[2] != RED  # a pale blue is no red face
+
+
+def test_a_face_read_as_tray_beside_its_colour_is_found(calibration):
+    geo, classes, relit, (x0, y0, w, h) = _block(calibration, PALE_RED)
+    (face,) = _faces(calibration, geo, classes, relit)
+    assert face.code == RED
+    assert abs(face.centre[0] - (x0 + w / 2)) < 2 and abs(face.centre[1] - (y0 + h / 2)) < 2
+    assert 0.7 * w * h <= face.area <= 1.3 * w * h
+
+
+@pytest.mark.parametrize("face_bgr, rim, width", [
+    (PALE_RED, False, None),  # touching no red: a stain of the tray, not a face
+    (GREY, True, None),  # no hue: tray inside a ring of red cubes
+    (PALE_RED, True, 2),  # a fringe along the red block's edge, not a face
+])
+def test_nothing_else_is_a_face(calibration, face_bgr, rim, width):
+    geo, classes, relit, _ = _block(calibration, face_bgr, rim, width)
+    assert _faces(calibration, geo, classes, relit) == []
+
+
+def test_a_tray_look_of_its_own_hue_explains_the_colour(calibration):
+    """Wood beside a yellow cube is wood: a colour that is read as a chromatic tray look of
+    the same hue is never a face."""
+    from dataclasses import replace
+
+    from companion.vision.classify import Reference, build_tables
+
+    pale = np.tile(np.array(PALE_RED, np.uint8), (200, 1)) + np.random.default_rng(1).integers(0, 6, (200, 3)).astype(np.uint8)
+    pink_tray = replace(calibration, references=calibration.references + (Reference.from_pixels(BACKGROUND, pale),))
+    _, index = build_tables(pink_tray.references)
+    table = face_table(pink_tray.references, index, SAME_HUE, NO_HUE)
+    assert table[lut_index(np.array([[PALE_RED]], np.uint8))][0, 0] == 0
