@@ -1,5 +1,8 @@
 """The picture the players check before a count changes the game: every cube outlined in its
-colour and numbered, unsure cubes marked, unknown objects boxed, the tray outline drawn."""
+colour and numbered, unsure cubes marked, unknown objects boxed, every doubtful place boxed in
+its colour with its two readings ("0/1?": none or one; "?": which colour), the tray outline
+drawn. The marks are numbers and symbols, not words: the picture reads the same in any
+language."""
 
 from __future__ import annotations
 
@@ -40,6 +43,12 @@ def annotate(image: np.ndarray, result: TrayCount,
     for x, y, bw, bh in result.unknown_boxes:
         cv2.rectangle(out, (x, y), (x + bw, y + bh), (255, 255, 255), 2, cv2.LINE_AA)
         _label(out, "?", (x + 4, y + int(24 * font)), font, (255, 255, 255))
+    for doubt in result.doubtful:  # where to look first: the camera was unsure there
+        x, y, bw, bh = doubt.bbox
+        colour = DRAW_BGR.get(doubt.color, (255, 255, 255))
+        cv2.rectangle(out, (x, y), (x + bw, y + bh), colour, 2, cv2.LINE_AA)
+        text = f"{doubt.cubes}/{doubt.alternative}?" if doubt.reason == "size" else "?"
+        _label(out, text, (x + 4, y + bh - 6), font, colour)
     parts = [f"{c} {result.counts[c]}" for c in CUBE_COLORS if result.counts.get(c)]
     if result.unknown:
         parts.append(f"unknown {result.unknown}")

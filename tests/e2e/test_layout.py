@@ -3,11 +3,14 @@ Chromium, with a screenshot each (test-artifacts/e2e/layout-*.png).
 
 Fails when a page scrolls sideways (``document.scrollingElement.scrollWidth > innerWidth``),
 when a drop-down sticks out of the action panel, when the phone must scroll to see whose turn
-it is, and when the tray photo cannot be opened full screen with the counted cubes marked.
+it is, and when the tray photo cannot be opened full screen with the counted cubes marked and
+the places the camera doubted boxed.
 """
 
 from __future__ import annotations
 
+import json
+import shutil
 from collections.abc import Callable, Iterator
 
 import pytest
@@ -62,6 +65,32 @@ def open_page(server, browser: Browser) -> Iterator[Callable[..., Page]]:
     yield _open
     for context in contexts:
         context.close()
+
+
+def test_the_full_screen_photo_boxes_each_doubtful_place_in_its_colour(open_page, games, server) -> None:
+    """A reading whose camera doubted a place (here: red, none or one?) shows a dashed box there
+    in red over the full-screen photo, beside the rings of the cubes it counted. The reading is
+    the battle's own, stored again with one doubt, as the camera stores every reading."""
+    page = open_page(f"/games/{games['battle']}")
+    rid = page.locator("#reading-photo").get_attribute("data-reading")
+    source = server.data_dir / "readings" / rid
+    copy = f"{rid.rsplit('-', 1)[0]}-d0b7d0b7"
+    shutil.copytree(source, server.data_dir / "readings" / copy)
+    reading = json.loads((source / "reading.json").read_text(encoding="utf-8"))
+    reading["id"] = copy
+    reading["doubtful"] = [{"color": "red", "cubes": 0, "reason": "size", "alternative": "1",
+                            "x": 130.0, "y": 110.0, "bbox": [100, 80, 60, 60]}]
+    (server.data_dir / "readings" / copy / "reading.json").write_text(json.dumps(reading), encoding="utf-8")
+    page.evaluate("""async (rid) => {
+      const game = document.querySelector('script[type="module"][src*="game.js"]').src;
+      (await import(new URL("./photo_view.js", game).href)).openPhoto(rid);
+    }""", copy)
+    viewer = page.locator("#photo-viewer")
+    expect(viewer.locator("svg .doubt-mark")).to_have_count(1)
+    box = viewer.locator("svg .doubt-mark")
+    assert (box.get_attribute("x"), box.get_attribute("width"), box.get_attribute("data-colour")) == ("100", "60", "red")
+    expect(viewer.locator("svg .cube-mark")).to_have_count(len(reading.get("cubes") or []))
+    assert page.js_errors == []
 
 
 def overflow(page: Page) -> dict:
@@ -183,6 +212,8 @@ def test_the_tray_photo_opens_full_screen_with_the_cubes_marked(open_page, games
     expect(viewer.locator("svg .cube-mark")).to_have_count(len(cubes))
     colours = sorted(viewer.locator("svg .cube-mark").evaluate_all("ms => ms.map(m => m.dataset.colour)"))
     assert colours == sorted(c["color"] for c in cubes)
+    doubts = [d for d in reading.get("doubtful") or [] if len(d.get("bbox") or []) == 4]
+    expect(viewer.locator("svg .doubt-mark")).to_have_count(len(doubts))
     assert_fits(page)
     screen(page, artifacts, f"photo-full-screen-{size}")
     page.keyboard.press("Escape")

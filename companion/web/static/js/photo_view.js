@@ -1,6 +1,7 @@
 // The tray photo full screen: a tap on the small photo opens the camera's own photo as large as
 // the screen allows, with a ring around every cube the camera counted (its colour, from the
-// reading's `cubes`: x, y in photo pixels, optional bbox), so the table can check it against
+// reading's `cubes`: x, y in photo pixels, optional bbox) and a dashed box round every place
+// it doubted (the reading's `doubtful`, each with a bbox), so the table can check it against
 // the real tray. Esc, the close button or a tap on the photo closes it.
 import { api } from "./api.js";
 import { el, clear, svg } from "./dom.js";
@@ -18,8 +19,9 @@ export function readingOf(id) {
   return readings.get(id);
 }
 
-/** Rings over the photo, in the photo's own pixel coordinates (the SVG's viewBox). */
-function marks(cubes, width, height) {
+/** Rings over the photo, and dashed boxes round the doubtful places, in the photo's own pixel
+ *  coordinates (the SVG's viewBox). */
+function marks(cubes, doubts, width, height) {
   const layer = svg("svg", { viewBox: `0 0 ${width} ${height}`, preserveAspectRatio: "none", "aria-hidden": "true" });
   const fallback = Math.max(width, height) / 40;
   for (const c of cubes) {
@@ -27,6 +29,13 @@ function marks(cubes, width, height) {
     const ring = svg("circle", { cx: c.x, cy: c.y, r, class: "cube-mark", stroke: STROKE[c.color] || "#fff" });
     ring.dataset.colour = c.color;
     layer.append(ring);
+  }
+  for (const d of doubts) {
+    if (!Array.isArray(d.bbox) || d.bbox.length !== 4) continue;
+    const [x, y, w, h] = d.bbox;
+    const box = svg("rect", { x, y, width: w, height: h, class: "doubt-mark", stroke: STROKE[d.color] || "#fff" });
+    box.dataset.colour = d.color;
+    layer.append(box);
   }
   return layer;
 }
@@ -65,9 +74,10 @@ export async function openPhoto(id) {
     return;
   }
   const cubes = Array.isArray(reading.cubes) ? reading.cubes : [];
+  const doubts = Array.isArray(reading.doubtful) ? reading.doubtful : [];
   image.src = reading.photo_url || `/api/readings/${id}/photo.jpg`;
   await image.decode().catch(() => {});
-  if (image.naturalWidth) frame.append(marks(cubes, image.naturalWidth, image.naturalHeight));
+  if (image.naturalWidth) frame.append(marks(cubes, doubts, image.naturalWidth, image.naturalHeight));
   caption.textContent = cubes.length ? t("photo_marked", { list: legend(cubes) }) : t("annotated_photo");
 }
 
