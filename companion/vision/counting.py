@@ -520,8 +520,8 @@ def count_cubes(image: np.ndarray, calibration: Calibration,
     for face in faces_read_as_tray(classes, relit, face_cells, UNPLACED * unit, FACE_SOLID * geo.unit_radius * factor):
         color, (cx, cy) = CUBE_COLORS[face.code - 1], face.centre
         x, y = (cx + 0.5) * s + x0, (cy + 0.5) * s + y0
-        said = any(d.color == color and d.bbox[0] <= x <= d.bbox[0] + d.bbox[2] and d.bbox[1] <= y <= d.bbox[1] + d.bbox[3]
-                   for _, d in doubts)
+        said = any(d.color == color and bx <= x <= bx + bw and by <= y <= by + bh
+                   for _, d in doubts for bx, by, bw, bh in [d.bbox])
         if _inside(geo, cx, cy) and not said:
             fx, fy, fw, fh = face.box
             doubts.append((0.05, Doubt(color, 0, "size", "1", x, y, (fx * s + x0, fy * s + y0, fw * s, fh * s))))

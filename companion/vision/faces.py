@@ -52,7 +52,8 @@ def _hues(references: Sequence[Reference], tray: bool) -> list[tuple[int, int, f
     return out
 
 
-def face_table(references: Sequence[Reference], ref_index: np.ndarray, same_hue: float, coloured: float) -> np.ndarray:
+def face_table(references: Sequence[Reference], ref_index: np.ndarray, same_hue: float,
+               coloured: float) -> np.ndarray:
     """Per cell of the 64³ colour table (:func:`~companion.vision.classify.lut_index`): the
     colour code a tray pixel of that colour could be a face of, or 0. Such a colour is
     clearly coloured (Lab chroma ``coloured`` or more), within ``same_hue`` degrees of that
@@ -70,14 +71,14 @@ def face_table(references: Sequence[Reference], ref_index: np.ndarray, same_hue:
     turn = np.stack([np.min([hue_turn(hue, h) for _, c, h in colours if c == code], axis=0) for code in codes])
     nearest = np.argmin(turn, axis=0)
     possible = (np.hypot(a, b) >= coloured) & (turn[nearest, np.arange(len(lab))] <= same_hue)
-    look = ref_index
     for k, _, look_hue in _hues(references, tray=True):  # wood beside a yellow cube is wood
-        possible &= ~((look == k) & (hue_turn(hue, look_hue) <= same_hue))
+        possible &= ~((ref_index == k) & (hue_turn(hue, look_hue) <= same_hue))
     table[possible] = np.array(codes, np.uint8)[nearest[possible]]
     return table
 
 
-def _could_be(classes: np.ndarray, relit: np.ndarray, table: np.ndarray, step: int) -> tuple[np.ndarray, np.ndarray]:
+def _could_be(classes: np.ndarray, relit: np.ndarray, table: np.ndarray,
+              step: int) -> tuple[np.ndarray, np.ndarray]:
     """The :func:`face_table` code of every tray pixel (0 elsewhere) and the class map, both at
     1/``step`` of the working resolution."""
     h, w = classes.shape

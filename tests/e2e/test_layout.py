@@ -88,7 +88,8 @@ def test_the_full_screen_photo_boxes_each_doubtful_place_in_its_colour(open_page
     viewer = page.locator("#photo-viewer")
     expect(viewer.locator("svg .doubt-mark")).to_have_count(1)
     box = viewer.locator("svg .doubt-mark")
-    assert (box.get_attribute("x"), box.get_attribute("width"), box.get_attribute("data-colour")) == ("100", "60", "red")
+    drawn = (box.get_attribute("x"), box.get_attribute("width"), box.get_attribute("data-colour"))
+    assert drawn == ("100", "60", "red")
     expect(viewer.locator("svg .cube-mark")).to_have_count(len(reading.get("cubes") or []))
     assert page.js_errors == []
 

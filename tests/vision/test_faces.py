@@ -72,7 +72,8 @@ def test_a_tray_look_of_its_own_hue_explains_the_colour(calibration):
 
     from companion.vision.classify import Reference, build_tables
 
-    pale = np.tile(np.array(PALE_RED, np.uint8), (200, 1)) + np.random.default_rng(1).integers(0, 6, (200, 3)).astype(np.uint8)
+    noise = np.random.default_rng(1).integers(0, 6, (200, 3)).astype(np.uint8)
+    pale = np.tile(np.array(PALE_RED, np.uint8), (200, 1)) + noise
     pink_tray = replace(calibration, references=calibration.references + (Reference.from_pixels(BACKGROUND, pale),))
     _, index = build_tables(pink_tray.references)
     table = face_table(pink_tray.references, index, SAME_HUE, NO_HUE)
