@@ -58,7 +58,7 @@ CONSTANTS: tuple[tuple[str, str], ...] = (
     ("companion.vision.light", "CHART_MIN_PIXELS"),
     ("companion.vision.counting", "UNPLACED"),
     ("companion.vision.counting", "NAMED_PIECE"),
-    ("companion.vision.counting", "FACE_SOLID"),
+    ("companion.vision.counting", "SOLID"),
     ("companion.vision.black_level", "LIFT_MIN"),
     ("companion.vision.black_level", "OBJECT_DARK_PERCENTILE"),
     ("companion.vision.black_level", "FLOOR_PERCENTILE"),

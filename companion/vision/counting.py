@@ -3,11 +3,17 @@
 Rules the count follows (documented for players in docs/vision.md):
 - A cube counts when the centre of its visible face lies inside the tray outline (ROI), so a
   cube cut by the outline counts once or not at all, never twice.
+- Two colours that meet are two objects: blobs are cut where the *sides* of two colours meet —
+  each colour's solid regions (what survives opening with a disc of ``SOLID`` of a cube's
+  radius: rims and reflections do not) grown over the pixels around them, pixels of no colour
+  excepted, so an object the counter cannot name stays whole in its blob
+  (:func:`companion.vision.segment.colour_sides`).
 - The size of one cube is read from the frame itself (:mod:`companion.vision.sizing`), from its
   lone objects (blobs shaped like one object, see below, of a plausible area): their median
-  area over the calibrated cube's. The camera may sit higher or lower than at calibration: with
-  a tray outline (a camera fixed to the tower) by ×0.7 to ×1.5 (±30 % of height); without one,
-  photos may come from any distance (×0.5 to ×2). A frame of clusters only (with an outline)
+  area over the calibrated cube's (at least two of them without a tray outline). The camera
+  may sit higher or lower than at calibration: with a tray outline (a camera fixed to the
+  tower) by ×0.7 to ×1.5 (±30 % of height); without one, photos may come from any distance
+  (×0.5 to ×2). A frame of clusters only (with an outline)
   is bracketed by its narrowest cluster (never narrower than one cube; a T turned 45° about
   1.4× wider) and takes, within that bracket, the size that makes each colour of every
   cluster closest to a whole number of cubes — each colour, because a cluster's whole area is
@@ -71,6 +77,7 @@ from companion.vision.frontend import NO_HUE, class_map
 from companion.vision.placing import cube_centres, place_objects
 from companion.vision.segment import Blobs, cores, find_blobs
 from companion.vision.sizing import COMPACT, Shapes, size_factor
+from companion.vision.tray import CLOSE_COLOUR, colour_distances
 
 MIN_FRACTION = 0.5  # less than half a cube's area of a colour in a blob is a rim, not a cube
 UNKNOWN_SHARE = 0.5  # a blob is unknown when at least this share of it has no known colour
@@ -86,7 +93,7 @@ NO_COLOUR_AT_ALL = 8.0  # … and never beyond this: a hand, a coin, a die
 SAME_HUE = 25.0  # degrees of Lab hue within which a far object still shares its colour's hue
 COLOUR_DOUBT = 0.7  # own-colour distance over next colour's distance above this: doubtful
 NAMED_PIECE = 0.1  # of a cube: a piece of no colour this large is named by its mean colour, if by margin
-FACE_SOLID = 0.5  # of a cube's radius: a face read as tray survives opening with a disc this wide
+SOLID = 0.5  # of a cube's radius: a region that survives opening with a disc this wide is solid, no rim
 
 
 @dataclass(frozen=True)
@@ -150,6 +157,7 @@ class _Geometry:
     roi_mask: np.ndarray | None  # working resolution over the crop, 1 inside the outline
     colour_refs: tuple  # (code, mean, inverse covariance, shades) of every cube reference
     tray_cells: np.ndarray | None  # the calibration's tray over the crop, on the light grid
+    alike: tuple[tuple[int, int], ...]  # pairs of colour codes the calibration warns look alike
 
 
 _GEOMETRY: "weakref.WeakKeyDictionary[Calibration, dict]" = weakref.WeakKeyDictionary()
@@ -208,7 +216,10 @@ def _geometry(cal: Calibration, width: int, height: int) -> _Geometry:
     if cal.tray_cells is not None and factor == 1 and scale == cal.scale:
         step = scale * light.CELL
         cells = cal.tray_cells[y0 // step:y1 // step, x0 // step:x1 // step]
-    geo = _Geometry(scale, (x0, y0, x1, y1), unit_area, unit_radius, roi_mask, refs, cells)
+    cubes = [r for r in cal.references if r.code != BACKGROUND]
+    alike = tuple(sorted({(min(a.code, b.code), max(a.code, b.code))
+                          for a, b, d in colour_distances(cubes) if d < CLOSE_COLOUR}))
+    geo = _Geometry(scale, (x0, y0, x1, y1), unit_area, unit_radius, roi_mask, refs, cells, alike)
     per_cal[(width, height)] = geo
     return geo
 
@@ -389,7 +400,9 @@ def count_cubes(image: np.ndarray, calibration: Calibration,
         relit, classes = class_map(small, calibration.references, tables, calibration.tray_bgr,
                                    empty_small, geo.tray_cells)
     _name_by_margin(geo, classes, relit)
-    blobs = find_blobs(classes, relit)
+    # Two colours that meet are two objects (unless the calibration found them alike): blobs
+    # are cut between colours' solid regions.
+    blobs = find_blobs(classes, relit, int(round(SOLID * geo.unit_radius)) | 1, geo.alike)
     hist = blobs.histogram
     total = np.maximum(hist.sum(axis=1), 1)
     strange = hist[:, UNKNOWN]
@@ -443,7 +456,7 @@ def count_cubes(image: np.ndarray, calibration: Calibration,
     crumbs = []  # (label, ratio): a third to half of an object, counted as none
     for label in cube_blobs:
         ratio = float(area[label] / unit)
-        n = max(int(round(ratio)), int(waists[label]))
+        n = max(int(ratio + 0.5), int(waists[label]))  # half up: round(0.5) is 0 in Python
         if calibration.round_objects and 1 <= waists[label] and ratio <= waists[label] + ROUND_SLACK:
             n = int(waists[label])  # round objects of mixed sizes: their waists count, not area
         one_colour = votes[label].max() >= ONE_COLOUR * votes[label].sum()
@@ -517,7 +530,7 @@ def count_cubes(image: np.ndarray, calibration: Calibration,
                 main, 0, "size", "1", (bx + bw / 2) * s + x0, (by + bh / 2) * s + y0,
                 _camera_box(geo, blobs, label))))
     # A block's lit face that reads as tray beside its own colour: said (once), never counted.
-    for face in faces_read_as_tray(classes, relit, face_cells, UNPLACED * unit, FACE_SOLID * geo.unit_radius * factor):
+    for face in faces_read_as_tray(classes, relit, face_cells, UNPLACED * unit, SOLID * geo.unit_radius * factor):
         color, (cx, cy) = CUBE_COLORS[face.code - 1], face.centre
         x, y = (cx + 0.5) * s + x0, (cy + 0.5) * s + y0
         said = any(d.color == color and bx <= x <= bx + bw and by <= y <= by + bh

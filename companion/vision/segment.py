@@ -1,4 +1,5 @@
-"""From a class map to blobs: connected regions of non-tray pixels and their colour make-up.
+"""From a class map to blobs: connected regions of non-tray pixels and their colour make-up,
+cut where two colours meet.
 
 Shared by calibration (measure one cube) and counting (measure every blob), so that a cube's
 area is measured the same way in both — the count of a cluster is its area over that one-cube
@@ -7,12 +8,13 @@ area, and any systematic difference would bias it.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import cv2
 import numpy as np
 
-from companion.vision.classify import AMBIGUOUS, BACKGROUND
+from companion.vision.classify import AMBIGUOUS, BACKGROUND, UNKNOWN
 
 _KERNEL = np.ones((3, 3), np.uint8)
 _BRIDGE = np.ones((5, 5), np.uint8)  # closes gaps up to 4 px, a quarter of a working cube
@@ -34,9 +36,17 @@ class Blobs:
     depth: np.ndarray  # H×W float32: each pixel's distance to the tray (distance transform)
 
 
-def find_blobs(classes: np.ndarray, image: np.ndarray | None = None) -> Blobs:
+def find_blobs(classes: np.ndarray, image: np.ndarray | None = None, solid: int = 0,
+               alike: Sequence[tuple[int, int]] = ()) -> Blobs:
     """Blobs of a class map. Thin lines (scratch glare, one-pixel rims) are opened away first,
     gaps of up to 4 pixels closed. Bridged pixels belong to the blob but to no colour.
+
+    With ``solid`` (a width in pixels), blobs are also cut where two colours' sides meet
+    (:func:`colour_sides`): two objects of different colours are two objects, however they
+    touch. Only regions of a colour that survive opening with a disc ``solid`` wide make a
+    side: a rim, a reflection or a shaded edge that reads as another colour cuts nothing. Two
+    colours ``alike`` (pairs of colour codes) are one side: where the light can turn one into
+    the other, their meeting says nothing (a dark red sweet half read as purple).
 
     ``radius`` is the radius of the largest disc that fits in each blob (distance transform):
     one cube's half side for a lone cube *and* for a chain of touching cubes, so the median over
@@ -49,7 +59,23 @@ def find_blobs(classes: np.ndarray, image: np.ndarray | None = None) -> Blobs:
     mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, _BRIDGE)
     # Labels without OpenCV's stats (which cost several times the labelling itself); the few
     # statistics needed come from the foreground pixels alone.
-    count, labels = cv2.connectedComponents(mask, connectivity=8)
+    side = colour_sides(classes, solid, alike) if solid else None
+    if side is None:
+        count, labels = cv2.connectedComponents(mask, connectivity=8)
+    else:
+        # The cut: pixels of a side with another side among their 8 neighbours (a line one
+        # pixel wide on each side). 0 is no side: side - 1 wraps it to 255 for the erosion.
+        least = cv2.erode(side - np.uint8(1), _KERNEL)
+        cut = (cv2.dilate(side, _KERNEL) != least + np.uint8(1)) & (side > 0) & mask.view(bool)
+        count, labels = cv2.connectedComponents(np.where(cut, 0, mask).astype(np.uint8), connectivity=8)
+        # Each pixel of the cut goes back to the blob beside it: its neighbours not cut lie on
+        # its own side, so the cut moves (almost) no pixel between blobs. Labels are exact in
+        # float32.
+        for _ in range(3):  # a corner pixel may have only cut pixels beside it: once more
+            labels[cut] = cv2.dilate(labels.astype(np.float32), _KERNEL)[cut].astype(np.int32)
+            cut &= labels == 0
+            if not cut.any():
+                break
     flat = np.flatnonzero(mask.view(bool))
     width = classes.shape[1]
     lab = labels.ravel()[flat]
@@ -77,6 +103,44 @@ def find_blobs(classes: np.ndarray, image: np.ndarray | None = None) -> Blobs:
             stats[1:, axis + 2] = np.maximum.reduceat(coord, starts) - low + 1
         radius[1:] = np.maximum.reduceat(depth.ravel()[flat][order], starts)
     return Blobs(count, labels, stats, histogram, sum_x, sum_y, colour_sum, radius, depth)
+
+
+def colour_sides(classes: np.ndarray, solid: int, alike: Sequence[tuple[int, int]] = ()) -> np.ndarray | None:
+    """Which colour's side of the picture each pixel lies on: each colour's *solid regions*
+    grown outwards a pixel at a time, ``solid`` times, over the pixels that are not of no
+    colour — the nearest region's colour (a Voronoi partition seeded by them, in steps), so
+    the pixels of a dark gap or a rim between two objects are shared out between the two. 0 is
+    no side: pixels of no calibrated colour (an object the counter cannot name lies in one
+    piece, never shared out among its neighbours) and pixels beyond reach. A colour's solid
+    regions are its pixels, ambiguous ones included, that survive opening with a disc ``solid``
+    pixels wide; colours ``alike`` (pairs of codes) are one. None when fewer than two sides
+    have a solid region: nothing to cut."""
+    # Ambiguous pixels count as their colour, and alike colours as one (the lowest code of
+    # each group of colours joined by a pair).
+    group = np.arange(256, dtype=np.uint8)
+    group[AMBIGUOUS + 1:2 * AMBIGUOUS] -= AMBIGUOUS
+    for _ in alike:  # as many passes as pairs: a chain of alike colours ends in one group
+        for a, b in alike:
+            group[group == max(group[a], group[b])] = min(group[a], group[b])
+    colour = cv2.LUT(classes, group)
+    disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (solid, solid))
+    side = np.zeros_like(colour)
+    sides = 0
+    for code in range(1, UNKNOWN):
+        own = cv2.compare(colour, code, cv2.CMP_EQ)
+        if cv2.countNonZero(own) < solid * solid:
+            continue
+        kept = cv2.morphologyEx(own, cv2.MORPH_OPEN, disc)
+        if cv2.countNonZero(kept):
+            side[kept > 0] = code
+            sides += 1
+    if sides < 2:
+        return None
+    open_to = cv2.compare(colour, UNKNOWN, cv2.CMP_NE)
+    for _ in range(solid):
+        free = cv2.bitwise_and(cv2.compare(side, 0, cv2.CMP_EQ), open_to)
+        cv2.copyTo(cv2.dilate(side, _KERNEL), free, side)
+    return side
 
 
 def cores(blobs: Blobs, depth: float) -> np.ndarray:

@@ -17,6 +17,10 @@ from companion.vision.segment import Blobs
 SIZE_VOTE_FIXED = (0.7, 1.5)
 SIZE_VOTE_FREE = (0.5, 2.0)
 SIZE_PRIOR = 0.5  # weight of the pull towards the likeliest size for frames of clusters only
+# Lone objects that size a frame: with a tray outline one does (the size may only move ±30 %);
+# without one, a single lone object would decide the scale ×0.5 to ×2 alone, and it may be
+# part of an object (the end of a block standing up, beside others lying down): two at least.
+MIN_LONE_FIXED, MIN_LONE_FREE = 1, 2
 COMPACT = (0.92, 1.7, 2.2)  # solidity at least, length over width at most, cube areas under: one object
 
 
@@ -32,7 +36,7 @@ def size_factor(blobs: Blobs, shapes: Shapes, candidates: np.ndarray, area: np.n
     plausible = candidates[(area[candidates] >= low ** 2 * unit_area)
                            & (area[candidates] <= high ** 2 * unit_area)]
     lone = [int(b) for b in plausible if shapes.one_object(int(b), 0.5 * low * unit_radius)]
-    if lone:  # area: finer than the width, and it scales exactly with the size
+    if len(lone) >= (MIN_LONE_FIXED if fixed_camera else MIN_LONE_FREE):  # area: finer than the width, and it scales exactly with the size
         factor = float(np.sqrt(np.median(area[lone]) / unit_area))
     elif fixed_camera and len(candidates):
         # Only clusters of one size of cube. A cluster is never narrower than one cube, an L

@@ -40,20 +40,23 @@ def test_boxes_drawn_on_the_blocks_calibrate_every_colour(blocks):
 @needs_blocks
 def test_the_blocks_found_take_their_own_colour(blocks):
     """The colour stage: of the blocks counted at all, nearly every one in its own colour
-    (measured: 140 of 149); the desk is never counted red or yellow in bulk."""
+    (measured: 160 of 164; 140 of 149 before blobs were cut where two colours meet); the desk
+    is never counted red or yellow in bulk. Extra cubes (counted where no block lies: the
+    grey-blue keyboard read as blue, standing blocks counted as two by their area) measured 35
+    (27 before the cut: piles cut into single blocks size the frame by fewer, larger pieces)."""
     _, _, _, stages = blocks
-    assert stages.found >= 140, stages.line()
-    assert stages.right >= 0.93 * stages.found, stages.line()
-    assert stages.extra <= 30, stages.line()
+    assert stages.found >= 160, stages.line()
+    assert stages.right >= 0.95 * stages.found, stages.line()
+    assert stages.extra <= 37, stages.line()
 
 
 @needs_blocks
 def test_blocks_missed_without_a_flag_stay_few(blocks):
-    """Measured: 6 of 216 blocks neither counted nor flagged (2.8 %; 19 before the black level
-    and the no-place flags, 10 before faces read as tray were said). The target is none; the
-    floor stops it from growing."""
+    """Measured: 5 of 216 blocks neither counted nor flagged (2.3 %; 19 before the black level
+    and the no-place flags, 10 before faces read as tray were said, 6 before blobs were cut
+    where two colours meet). The target is none; the floor stops it from growing."""
     _, _, _, stages = blocks
-    assert stages.missed <= 7, stages.line()
+    assert stages.missed <= 5, stages.line()
 
 
 @needs_blocks
@@ -103,7 +106,25 @@ def test_block_counts_do_not_fall_below_today(blocks):
     _, truth, results, _ = blocks
     missed = sum(abs(truth[n].get(c, 0) - r.counts.get(c, 0))
                  for n, r in results.items() for c in set(truth[n]) | set(r.counts))
-    assert missed <= 86, f"objects miscounted: {missed}"  # measured: 84
+    assert missed <= 77, f"objects miscounted: {missed}"  # measured: 75 (84 before the colour cut)
+    exact = sum(all(truth[n].get(c, 0) == r.counts.get(c, 0) for c in set(truth[n]) | set(r.counts))
+                for n, r in results.items())
+    assert exact >= 8, f"photos exact: {exact}"  # measured: 8 (3 before the colour cut)
+
+
+@needs_blocks
+def test_a_block_of_no_colour_in_a_pile_is_said_not_shared_out(blocks):
+    """20250329_153002: the blue block in the middle of a pile, deeper than its sample, reads
+    as no colour; its red and yellow neighbours are cut from each other where their colours
+    meet, and the block is still reported (unknown) where it lies. (That pixels of no colour
+    are no colour's side, so such a block is never shared out among its neighbours, is pinned
+    by tests/vision/test_segment.py; a first version that shared them out left it unsaid.)"""
+    _, _, results, _ = blocks
+    name = "20250329_153002.jpg"
+    (_, x, y, w, h), = [b for b in DOBOT.boxes()[name] if b[0] == "blue"]
+    cx, cy = x + w / 2, y + h / 2
+    result = results[name]
+    assert any(ux <= cx <= ux + uw and uy <= cy <= uy + uh for ux, uy, uw, uh in result.unknown_boxes)
 
 
 @pytest.mark.parametrize("realset", [CANDY, DOBOT], ids=lambda s: s.name)

@@ -1,8 +1,8 @@
 import cv2
 import numpy as np
 
-from companion.vision.classify import UNKNOWN
-from companion.vision.segment import N_CLASSES, cores, find_blobs
+from companion.vision.classify import AMBIGUOUS, UNKNOWN
+from companion.vision.segment import N_CLASSES, colour_sides, cores, find_blobs
 
 
 def test_blob_statistics_agree_with_opencv():
@@ -65,3 +65,70 @@ def test_touching_discs_have_two_cores_touching_squares_one():
     found = cores(blobs, 0.8 * 10)  # the gap-closing of find_blobs fills a waist a little
     by_class = {int(np.argmax(blobs.histogram[k])): int(found[k]) for k in range(1, blobs.count)}
     assert by_class == {1: 2, 2: 1}
+
+
+def _red_beside_green(gap: int = 0) -> np.ndarray:
+    """A red square and a green one side by side, ``gap`` pixels of tray between them."""
+    classes = np.zeros((40, 70), np.uint8)
+    classes[10:30, 10:30] = 1
+    classes[10:30, 30 + gap:50 + gap] = 6
+    return classes
+
+
+def test_two_colours_that_touch_are_cut_into_two_blobs_of_unchanged_area():
+    for gap in (0, 3):  # touching, or bridged by the gap closing
+        classes = _red_beside_green(gap)
+        whole = find_blobs(classes)
+        assert whole.count == 2  # without the cut: one blob
+        blobs = find_blobs(classes, solid=5)
+        assert blobs.count == 3
+        assert blobs.histogram[1:].sum() == whole.histogram[1:].sum()  # no pixel lost
+        for label in (1, 2):  # each blob one colour, but for a corner pixel
+            colours = blobs.histogram[label, [1, 6]]
+            assert colours.max() >= 398 and colours.min() <= 2
+
+
+def test_ambiguous_pixels_count_as_their_colour_when_cutting():
+    classes = _red_beside_green()
+    classes[12:28, 12:28] = 1 + AMBIGUOUS
+    assert find_blobs(classes, solid=5).count == 3
+
+
+def test_a_rim_of_another_colour_cuts_nothing():
+    classes = np.zeros((40, 40), np.uint8)
+    classes[10:30, 10:30] = 1
+    classes[10:30, 27:30] = 6  # a shaded edge that reads as green: narrower than the disc
+    assert colour_sides(classes, 5) is None
+    assert find_blobs(classes, solid=5).count == 2
+
+
+def test_no_colour_between_two_colours_is_no_reason_to_cut_one_colour():
+    classes = np.zeros((40, 70), np.uint8)
+    classes[10:30, 10:50] = 1
+    classes[10:30, 28:32] = UNKNOWN  # glare across one red blob
+    assert colour_sides(classes, 5) is None
+    assert find_blobs(classes, solid=5).count == 2
+
+
+def test_an_object_of_no_colour_between_two_colours_is_not_shared_out():
+    """A cube of a colour with no sample (pixels of no colour) between a red and a green one
+    stays whole in one blob, where the counter reports it — never split between its
+    neighbours, each piece too small to be said."""
+    classes = np.zeros((40, 80), np.uint8)
+    classes[10:30, 10:30] = 1
+    classes[10:30, 30:38] = UNKNOWN  # narrow: both neighbours' sides would reach across it
+    classes[10:30, 38:58] = 6
+    blobs = find_blobs(classes, solid=5)
+    holding = np.flatnonzero(blobs.histogram[:, UNKNOWN])
+    assert len(holding) == 1 and blobs.histogram[holding[0], UNKNOWN] == 160
+
+
+def test_colours_the_calibration_finds_alike_are_one_side():
+    """Where the light can turn one colour into the other (a dark red sweet half read as
+    purple), their meeting is no sign of two objects: no cut."""
+    classes = _red_beside_green()
+    assert find_blobs(classes, solid=5).count == 3
+    assert colour_sides(classes, 5, alike=((1, 6),)) is None
+    assert find_blobs(classes, solid=5, alike=((1, 6),)).count == 2
+    classes[10:30, 50:60] = 2  # a blue beside the green: still cut from the red-green pair
+    assert find_blobs(classes, solid=5, alike=((1, 6),)).count == 3
