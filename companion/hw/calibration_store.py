@@ -43,7 +43,7 @@ from companion.vision.classify import BACKGROUND
 from companion.vision.colors import CUBE_COLORS
 from companion.vision.errors import CalibrationError
 from companion.vision.samples import Box, Found, Sample, centred_box, cube_in_box, object_at
-from companion.vision.tray import CLOSE_COLOUR, colour_distances, like_tray
+from companion.vision.tray import like_tray, look_alike
 
 THUMB_WIDTH = 240
 PHOTOS_KEPT = 4  # photos taken on the set-up page, kept in memory until calibrated
@@ -249,9 +249,9 @@ def _warnings(calibration: Calibration) -> list[dict[str, Any]]:
     tray = [r for r in calibration.references if r.code == BACKGROUND]
     out: list[dict[str, Any]] = []
     pairs: set[tuple[str, str]] = set()
-    for a, b, d in colour_distances(cubes):
+    for a, b in look_alike(cubes):
         pair = tuple(sorted((a.name, b.name), key=CUBE_COLORS.index))
-        if d < CLOSE_COLOUR and pair not in pairs:
+        if pair not in pairs:
             pairs.add(pair)
             out.append({"kind": "alike", "colors": list(pair)})
     hidden = sorted({a.name for a in like_tray(cubes, tray)}, key=CUBE_COLORS.index)

@@ -77,7 +77,7 @@ from companion.vision.frontend import NO_HUE, class_map
 from companion.vision.placing import cube_centres, place_objects
 from companion.vision.segment import Blobs, cores, find_blobs
 from companion.vision.sizing import COMPACT, Shapes, size_factor
-from companion.vision.tray import CLOSE_COLOUR, colour_distances
+from companion.vision.tray import look_alike
 
 MIN_FRACTION = 0.5  # less than half a cube's area of a colour in a blob is a rim, not a cube
 UNKNOWN_SHARE = 0.5  # a blob is unknown when at least this share of it has no known colour
@@ -211,14 +211,13 @@ def _geometry(cal: Calibration, width: int, height: int) -> _Geometry:
         roi_mask = np.zeros(((y1 - y0) // scale, (x1 - x0) // scale), np.uint8)
         local = (np.array(cal.roi, np.float64) * factor - (x0, y0)) / scale
         cv2.fillPoly(roi_mask, [np.round(local * 16).astype(np.int32)], 1, cv2.LINE_8, 4)
-    refs = tuple((r.code, *r.metric(), r.shades) for r in cal.references if r.code != BACKGROUND)
+    cubes = [r for r in cal.references if r.code != BACKGROUND]
+    refs = tuple((r.code, *r.metric(), r.shades) for r in cubes)
     cells = None
     if cal.tray_cells is not None and factor == 1 and scale == cal.scale:
         step = scale * light.CELL
         cells = cal.tray_cells[y0 // step:y1 // step, x0 // step:x1 // step]
-    cubes = [r for r in cal.references if r.code != BACKGROUND]
-    alike = tuple(sorted({(min(a.code, b.code), max(a.code, b.code))
-                          for a, b, d in colour_distances(cubes) if d < CLOSE_COLOUR}))
+    alike = tuple(sorted({(min(a.code, b.code), max(a.code, b.code)) for a, b in look_alike(cubes)}))
     geo = _Geometry(scale, (x0, y0, x1, y1), unit_area, unit_radius, roi_mask, refs, cells, alike)
     per_cal[(width, height)] = geo
     return geo

@@ -36,7 +36,8 @@ def size_factor(blobs: Blobs, shapes: Shapes, candidates: np.ndarray, area: np.n
     plausible = candidates[(area[candidates] >= low ** 2 * unit_area)
                            & (area[candidates] <= high ** 2 * unit_area)]
     lone = [int(b) for b in plausible if shapes.one_object(int(b), 0.5 * low * unit_radius)]
-    if len(lone) >= (MIN_LONE_FIXED if fixed_camera else MIN_LONE_FREE):  # area: finer than the width, and it scales exactly with the size
+    # Area: finer than the width, and it scales exactly with the size.
+    if len(lone) >= (MIN_LONE_FIXED if fixed_camera else MIN_LONE_FREE):
         factor = float(np.sqrt(np.median(area[lone]) / unit_area))
     elif fixed_camera and len(candidates):
         # Only clusters of one size of cube. A cluster is never narrower than one cube, an L

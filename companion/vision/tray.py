@@ -163,6 +163,12 @@ def colour_distances(cube_refs: Sequence[Reference]) -> Iterator[tuple[Reference
                 yield a, b, float(min(a.distance(np.array([b.lab]))[0], b.distance(np.array([a.lab]))[0]))
 
 
+def look_alike(cube_refs: Sequence[Reference]) -> list[tuple[Reference, Reference]]:
+    """The pairs of references of two different colours within :data:`CLOSE_COLOUR` of each
+    other: the colours the calibration warns look alike under its light."""
+    return [(a, b) for a, b, d in colour_distances(cube_refs) if d < CLOSE_COLOUR]
+
+
 def like_tray(cube_refs: Sequence[Reference], tray_refs: Sequence[Reference]) -> list[Reference]:
     """The colour references that lie within :data:`LIKE_TRAY` of a look of the tray."""
     return [a for a in cube_refs if any(a.distance(np.array([t.lab]))[0] < LIKE_TRAY for t in tray_refs)]
@@ -176,9 +182,9 @@ def colour_warnings(cube_refs: Sequence[Reference], tray_refs: Sequence[Referenc
         if d < SAME_COLOUR:
             raise CalibrationError(f"The {a.name} and {b.name} samples look the same to the camera; "
                                    "check that each box holds the right cube, or improve the light.")
-        if d < CLOSE_COLOUR:
-            warnings.append(f"{a.name.capitalize()} and {b.name} look alike under this light; "
-                            "check those counts, or add light.")
+    for a, b in look_alike(cube_refs):
+        warnings.append(f"{a.name.capitalize()} and {b.name} look alike under this light; "
+                        "check those counts, or add light.")
     for a in like_tray(cube_refs, tray_refs):
         warnings.append(f"{a.name.capitalize()} cubes look like part of the tray here; "
                         "a different background under the tray would help.")
