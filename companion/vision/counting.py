@@ -10,7 +10,9 @@ Rules the count follows (documented for players in docs/vision.md):
   (:func:`companion.vision.segment.colour_sides`).
 - The size of one cube is read from the frame itself (:mod:`companion.vision.sizing`), from its
   lone objects (blobs shaped like one object, see below, of a plausible area): their median
-  area over the calibrated cube's (at least two of them without a tray outline). The camera
+  area over the calibrated cube's (without a tray outline, at least two of them, each with
+  tray all round it: seen from the side, a block cut from a pile by its colour is only the
+  part the others leave in view). The camera
   may sit higher or lower than at calibration: with a tray outline (a camera fixed to the
   tower) by ×0.7 to ×1.5 (±30 % of height); without one, photos may come from any distance
   (×0.5 to ×2). A frame of clusters only (with an outline)
@@ -19,7 +21,9 @@ Rules the count follows (documented for players in docs/vision.md):
   cluster closest to a whole number of cubes — each colour, because a cluster's whole area is
   often whole at a wrong size too (a red and two greens 13 % smaller are two cubes' area 6 %
   larger); without an outline, where objects differ in size, the median width of its
-  clusters (a chain is about as wide as one object).
+  clusters (a chain is about as wide as one object) — a guess, so every cluster counted by
+  its area in such a frame is *doubtful* (size): a row of blocks standing up is as wide as
+  one is long, and four of them read as one.
 - A blob holds ``round(area / one cube)`` objects — its area counting every pixel of a
   colour, ambiguous or not, and the pixels of no colour inside it (dark bevels, glare, rims) —
   and never fewer than it has separate cores (parts deeper than 0.65 of a cube's radius):
@@ -444,14 +448,14 @@ def count_cubes(image: np.ndarray, calibration: Calibration,
     voters = np.flatnonzero(has_colour & ~is_unknown & (area >= 0.2 * geo.unit_area))
     colour_px = confident + ambiguous  # the blob's area shared out by its colours' pixels
     colour_area = colour_px * (area / np.maximum(colour_px.sum(axis=1), 1.0))[:, None]
-    factor = size_factor(blobs, shapes, voters, area, colour_area, geo.unit_area, geo.unit_radius,
-                         geo.roi_mask is not None)
+    factor, guessed = size_factor(blobs, shapes, voters, area, colour_area, geo.unit_area, geo.unit_radius,
+                                  geo.roi_mask is not None)
     unit = geo.unit_area * factor * factor
     cube_blobs = np.flatnonzero(has_colour & (area >= 0.3 * unit))
 
     depths = PEAK_DEPTHS if calibration.round_objects else (CORE_DEPTH,)
     waists = np.max([cores(blobs, d * geo.unit_radius * factor) for d in depths], axis=0)
-    found = []  # (label, ratio, n, objects)
+    found = []  # (label, ratio, n, objects, by_shape)
     crumbs = []  # (label, ratio): a third to half of an object, counted as none
     for label in cube_blobs:
         ratio = float(area[label] / unit)
@@ -459,7 +463,8 @@ def count_cubes(image: np.ndarray, calibration: Calibration,
         if calibration.round_objects and 1 <= waists[label] and ratio <= waists[label] + ROUND_SLACK:
             n = int(waists[label])  # round objects of mixed sizes: their waists count, not area
         one_colour = votes[label].max() >= ONE_COLOUR * votes[label].sum()
-        if ratio < COMPACT[2] and one_colour and shapes.one_object(int(label), 0.5 * geo.unit_radius * factor):
+        by_shape = ratio < COMPACT[2] and one_colour and shapes.one_object(int(label), 0.5 * geo.unit_radius * factor)
+        if by_shape:
             n = 1
             ratio = min(max(ratio, 1.0 - SIZE_DOUBT), 1.0 + SIZE_DOUBT)  # its size is no doubt
         elif ratio < MIN_FRACTION:
@@ -475,13 +480,14 @@ def count_cubes(image: np.ndarray, calibration: Calibration,
         sure = tuple(int(c) + 1 for c in np.flatnonzero(own) for _ in range(int(own[c])))
         n = max(n, len(sure))
         found.append((int(label), ratio, n, place_objects(blobs, classes, relit, geo.colour_refs, int(label),
-                                                     votes[label], n, not calibration.round_objects, sure)))
-    pieces = [(label, code) for label, _, _, objects in found for code in sorted({c for c, _, _ in objects})]
+                                                     votes[label], n, not calibration.round_objects, sure),
+                      by_shape))
+    pieces = [(label, code) for label, _, _, objects, _ in found for code in sorted({c for c, _, _ in objects})]
     doubt_of = dict(zip(pieces, _colour_doubts(geo, blobs, pieces)))
 
     cubes: list[CubeDetection] = []
     doubts: list[tuple[float, Doubt]] = []
-    for label, ratio, n, objects in found:
+    for label, ratio, n, objects, by_shape in found:
         seats = np.bincount([code - 1 for code, _, _ in objects], minlength=len(CUBE_COLORS))
         share = votes[label] / votes[label].sum()
         # Halfway between two whole numbers is a coin toss: confidence 0 there. Votes that
@@ -515,8 +521,8 @@ def count_cubes(image: np.ndarray, calibration: Calibration,
                 (cx, cy), = cube_centres(blobs, classes, label, [c + 1], 1)
                 doubts.append((round(max(0.05, base), 3), Doubt(
                     CUBE_COLORS[c], 0, "size", "1", (cx + 0.5) * s + x0, (cy + 0.5) * s + y0, bbox)))
-        if abs(ratio - n) > SIZE_DOUBT:
-            alt = n + 1 if ratio > n else n - 1
+        if abs(ratio - n) > SIZE_DOUBT or (guessed and not by_shape):
+            alt = n + 1 if ratio >= n else n - 1
             main = CUBE_COLORS[int(np.argmax(seats))]
             cx, cy = bx + bw / 2, by + bh / 2
             doubts.append((round(max(0.05, base), 3),

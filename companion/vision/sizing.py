@@ -6,6 +6,8 @@ cube from the frame itself (rules in :mod:`companion.vision.counting`).
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import cv2
 import numpy as np
 
@@ -24,8 +26,15 @@ MIN_LONE_FIXED, MIN_LONE_FREE = 1, 2
 COMPACT = (0.92, 1.7, 2.2)  # solidity at least, length over width at most, cube areas under: one object
 
 
+class FrameSize(NamedTuple):
+    """This frame's cube size over the calibrated one, and how it was found."""
+
+    factor: float
+    guessed: bool  # from the widths of clusters alone: no lone object to measure, no outline to bound it
+
+
 def size_factor(blobs: Blobs, shapes: Shapes, candidates: np.ndarray, area: np.ndarray,
-                colour_area: np.ndarray, unit_area: float, unit_radius: float, fixed_camera: bool) -> float:
+                colour_area: np.ndarray, unit_area: float, unit_radius: float, fixed_camera: bool) -> FrameSize:
     """This frame's cube size over the calibrated one (rules in :mod:`companion.vision.counting`).
 
     ``candidates`` are the blob labels that may vote, ``area`` every blob's cube area and
@@ -35,26 +44,29 @@ def size_factor(blobs: Blobs, shapes: Shapes, candidates: np.ndarray, area: np.n
     # Best evidence: lone objects (compact, of a plausible area) — their area is their size.
     plausible = candidates[(area[candidates] >= low ** 2 * unit_area)
                            & (area[candidates] <= high ** 2 * unit_area)]
-    lone = [int(b) for b in plausible if shapes.one_object(int(b), 0.5 * low * unit_radius)]
+    # Without an outline the photo may be taken from the side, where a block cut from a pile
+    # by its colour is the part the others leave in view: only objects alone measure the size.
+    # From above, a cube cut from its neighbour is whole (and the size moves ±30 % at most).
+    lone = [int(b) for b in plausible if shapes.one_object(int(b), 0.5 * low * unit_radius)
+            and (fixed_camera or shapes.alone(int(b)))]
     # Area: finer than the width, and it scales exactly with the size.
     if len(lone) >= (MIN_LONE_FIXED if fixed_camera else MIN_LONE_FREE):
-        factor = float(np.sqrt(np.median(area[lone]) / unit_area))
-    elif fixed_camera and len(candidates):
+        return FrameSize(float(np.sqrt(np.median(area[lone]) / unit_area)), False)
+    if fixed_camera and len(candidates):
         # Only clusters of one size of cube. A cluster is never narrower than one cube, an L
         # about 1.17× wider, a T turned 45° (its largest inscribed disc sits where the three
         # meet) up to 1.4×: the narrowest cluster brackets the size. Within that
         # bracket, the size that makes every colour of every cluster a whole number of cubes —
         # each colour, not only the cluster: a red and two greens are three cubes, never two.
         narrowest = float((blobs.radius[candidates] / unit_radius).min())
-        factor = whole_cubes_size(colour_area[candidates] / unit_area,
-                                   max(low, narrowest / 1.45), min(high, narrowest * 1.05),
-                                   narrowest / 1.1)
-    else:
-        # Only clusters of objects of mixed sizes: a chain is about as wide as one object.
-        ratio = blobs.radius[candidates] / unit_radius
-        votes = ratio[(ratio >= low) & (ratio <= high)]
-        factor = float(np.median(votes)) if len(votes) else 1.0
-    return factor
+        return FrameSize(whole_cubes_size(colour_area[candidates] / unit_area,
+                                          max(low, narrowest / 1.45), min(high, narrowest * 1.05),
+                                          narrowest / 1.1), False)
+    # Only clusters, and a camera at any distance: a chain is about as wide as one object —
+    # a guess (a row of blocks standing up is as wide as one is long), so their counts are said.
+    ratio = blobs.radius[candidates] / unit_radius
+    votes = ratio[(ratio >= low) & (ratio <= high)]
+    return FrameSize(float(np.median(votes)) if len(votes) else 1.0, len(votes) > 0)
 
 
 def whole_cubes_size(parts: np.ndarray, low: float, high: float, likely: float) -> float:
@@ -94,6 +106,17 @@ class Shapes:
         if label not in self._compact:
             self._compact[label] = self._measure(label)
         return self._compact[label]
+
+    def alone(self, label: int) -> bool:
+        """Whether a blob touches no other blob: tray all round it. A blob cut from a pile
+        where two colours meet is shaped like one object, but the part of a block the others
+        leave in view: its area says nothing of a whole one's."""
+        labels = self.blobs.labels
+        x, y, w, h = (int(v) for v in self.blobs.stats[label, :4])
+        x0, y0 = max(0, x - 1), max(0, y - 1)
+        around = labels[y0:y + h + 1, x0:x + w + 1]
+        grown = cv2.dilate((around == label).view(np.uint8), np.ones((3, 3), np.uint8)).view(bool)
+        return not np.any(grown & (around != 0) & (around != label))
 
     def _measure(self, label: int) -> bool:
         x, y, w, h = (int(v) for v in self.blobs.stats[label, :4])

@@ -400,3 +400,25 @@ def test_a_piece_of_no_colour_is_named_by_its_mean_colour_only_by_margin(calibra
     _name_by_margin(geo, classes, relit)
     assert set(np.unique(classes[50:50 + side, 50:50 + side])) == ({2} if named else {7})
     assert set(np.unique(classes)) <= {0, 2, 7}
+
+
+def test_a_free_camera_frame_of_clusters_only_has_its_counts_said():
+    """Without a tray outline the camera may be at any distance, and a frame holding only a
+    row of touching cubes has no lone cube to measure one cube by: its size is guessed from
+    the row's width (a row of blocks standing up is as wide as one is long). The count is
+    given, and the row is said ("4 or 5?"), never silently trusted."""
+    from companion.vision.calibration import Sample, calibrate
+
+    grey, red = (190, 190, 195), (60, 60, 200)
+    photo = np.full((300, 400, 3), grey, np.uint8)
+    cv2.rectangle(photo, (180, 130), (219, 169), red, -1)
+    free = calibrate(photo, [Sample("red", (160, 110, 80, 80))])  # no outline
+    frame = np.full((300, 400, 3), grey, np.uint8)
+    cv2.rectangle(frame, (100, 130), (259, 169), red, -1)  # four cubes in a row
+    result = count_cubes(frame, free)
+    assert result.counts == {"red": 4}
+    assert any(d.reason == "size" and d.color == "red" for d in result.doubtful)
+    cv2.rectangle(frame, (40, 40), (79, 79), red, -1)  # two lone cubes measure the size
+    cv2.rectangle(frame, (320, 220), (359, 259), red, -1)
+    measured = count_cubes(frame, free)
+    assert measured.counts == {"red": 6} and not measured.doubtful

@@ -40,23 +40,25 @@ def test_boxes_drawn_on_the_blocks_calibrate_every_colour(blocks):
 @needs_blocks
 def test_the_blocks_found_take_their_own_colour(blocks):
     """The colour stage: of the blocks counted at all, nearly every one in its own colour
-    (measured: 160 of 164; 140 of 149 before blobs were cut where two colours meet); the desk
-    is never counted red or yellow in bulk. Extra cubes (counted where no block lies: the
-    grey-blue keyboard read as blue, standing blocks counted as two by their area) measured 35
-    (27 before the cut: piles cut into single blocks size the frame by fewer, larger pieces)."""
+    (measured: 156 of 160; 160 of 164 before the frame was sized by blocks alone, which also
+    counted piles over; 140 of 149 before blobs were cut where two colours meet); the desk is
+    never counted red or yellow in bulk. Extra cubes (counted where no block lies: the
+    grey-blue keyboard read as blue, standing blocks counted as two by their area) measured
+    33 (35 before sizing by blocks alone, 27 before the colour cut)."""
     _, _, _, stages = blocks
-    assert stages.found >= 160, stages.line()
+    assert stages.found >= 158, stages.line()
     assert stages.right >= 0.95 * stages.found, stages.line()
-    assert stages.extra <= 37, stages.line()
+    assert stages.extra <= 35, stages.line()
 
 
 @needs_blocks
 def test_blocks_missed_without_a_flag_stay_few(blocks):
-    """Measured: 5 of 216 blocks neither counted nor flagged (2.3 %; 19 before the black level
+    """Measured: 4 of 216 blocks neither counted nor flagged (1.9 %; 19 before the black level
     and the no-place flags, 10 before faces read as tray were said, 6 before blobs were cut
-    where two colours meet). The target is none; the floor stops it from growing."""
+    where two colours meet, 5 before a frame sized by guess had its piles said). The target
+    is none; the floor stops it from growing."""
     _, _, _, stages = blocks
-    assert stages.missed <= 5, stages.line()
+    assert stages.missed <= 4, stages.line()
 
 
 @needs_blocks
@@ -106,10 +108,10 @@ def test_block_counts_do_not_fall_below_today(blocks):
     _, truth, results, _ = blocks
     missed = sum(abs(truth[n].get(c, 0) - r.counts.get(c, 0))
                  for n, r in results.items() for c in set(truth[n]) | set(r.counts))
-    assert missed <= 77, f"objects miscounted: {missed}"  # measured: 75 (84 before the colour cut)
+    assert missed <= 73, f"objects miscounted: {missed}"  # measured: 71 (75 before sizing by blocks alone, 84 before the colour cut)
     exact = sum(all(truth[n].get(c, 0) == r.counts.get(c, 0) for c in set(truth[n]) | set(r.counts))
                 for n, r in results.items())
-    assert exact >= 8, f"photos exact: {exact}"  # measured: 8 (3 before the colour cut)
+    assert exact >= 7, f"photos exact: {exact}"  # measured: 7 (8 before sizing by blocks alone, 3 before the colour cut)
 
 
 @needs_blocks
@@ -141,3 +143,4 @@ def test_a_tap_on_one_object_per_shade_calibrates(realset: RealSet):
         assert x <= tap.x <= x + w and y <= tap.y <= y + h
     cal = calibrate(photo, samples)
     assert set(cal.colors) == {s.color for s in realset.samples}
+

@@ -1,7 +1,7 @@
 import numpy as np
 
 from companion.vision.segment import find_blobs
-from companion.vision.sizing import Shapes, whole_cubes_size
+from companion.vision.sizing import Shapes, size_factor, whole_cubes_size
 
 RADIUS = 10.0  # one calibrated object's radius, working pixels
 
@@ -58,3 +58,41 @@ def test_each_colour_of_a_cluster_is_whole_not_only_the_cluster():
     # A few rim pixels of another colour round to no cube and do not pull the size.
     with_rim = np.array([[1.0, 2.0, 0.05]]) * 0.87 ** 2
     assert abs(whole_cubes_size(with_rim, 0.8, 1.2, 1.0) - 0.87) < 0.02
+
+
+def _frame_size(classes: np.ndarray, fixed_camera: bool):
+    blobs = find_blobs(classes)
+    labels = np.arange(1, blobs.count)
+    area = blobs.histogram[:, 1:].sum(axis=1).astype(float)
+    return size_factor(blobs, Shapes(blobs, RADIUS), labels, area, area[:, None],
+                       np.pi * RADIUS ** 2, RADIUS, fixed_camera)
+
+
+def test_a_free_camera_with_only_clusters_guesses_its_size_and_says_so():
+    # A row of four touching objects and nothing else, no tray outline: how big one object is
+    # cannot be measured, only guessed from the row's width — the counter must know it guessed.
+    classes = np.zeros((60, 200), np.uint8)
+    classes[20:40, 20:100] = 1
+    size = _frame_size(classes, fixed_camera=False)
+    assert size.guessed and abs(size.factor - 1.0) < 0.15
+    # Two lone objects beside it measure the size: no guess.
+    _disc(classes, 130, 30, 11)
+    _disc(classes, 170, 30, 11)
+    assert not _frame_size(classes, fixed_camera=False).guessed
+    # With an outline (a camera fixed to the tower) the clusters' whole numbers bound the size.
+    only_row = np.zeros((60, 200), np.uint8)
+    only_row[20:40, 20:100] = 1
+    assert not _frame_size(only_row, fixed_camera=True).guessed
+
+
+def test_a_block_cut_from_its_neighbour_by_colour_is_not_alone():
+    # Seen from the side, a block cut from a pile where two colours meet is the part the
+    # others leave in view: shaped like one object, but no measure of a whole one.
+    classes = np.zeros((60, 160), np.uint8)
+    classes[20:40, 20:40] = 1  # red, touching …
+    classes[20:40, 40:60] = 6  # … green
+    classes[20:40, 110:130] = 1  # red, on its own
+    blobs = find_blobs(classes, solid=5)
+    shapes = Shapes(blobs, RADIUS)
+    alone = {int(blobs.labels[30, x]): shapes.alone(int(blobs.labels[30, x])) for x in (30, 50, 120)}
+    assert len(alone) == 3 and list(alone.values()) == [False, False, True]
