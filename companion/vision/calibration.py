@@ -169,14 +169,17 @@ def _check_roi(roi: Sequence[Sequence[float]] | None, width: int, height: int):
 
 
 def _check_box(box: Sequence[int], width: int, height: int, what: str) -> Box:
+    """A box as drawn, cut to the photo: a box dragged a little past the photo's edge means
+    the part inside it (a finger overshoots on the tablet); one mostly outside is refused."""
     x, y, w, h = (int(v) for v in box)
     if w < 4 or h < 4:
         raise CalibrationError(f"The {what} box {x},{y},{w},{h} is too small; "
                                "draw it around the whole cube.")
-    if x < 0 or y < 0 or x + w > width or y + h > height:
+    x0, y0, x1, y1 = max(0, x), max(0, y), min(width, x + w), min(height, y + h)
+    if x1 - x0 < 4 or y1 - y0 < 4 or (x1 - x0) * (y1 - y0) < 0.5 * w * h:
         raise CalibrationError(f"The {what} box {x},{y},{w},{h} reaches outside the "
                                f"{width}×{height} photo.")
-    return x, y, w, h
+    return x0, y0, x1 - x0, y1 - y0
 
 
 # ---------------------------------------------------------------- calibrate

@@ -1,8 +1,11 @@
 """A sample box on the calibration photo: the one cube inside it, its look, its shape.
 
 A box's border ring is the local tray — or, when the box was drawn tight and its border runs
-over the cube, the band just outside the box; the cube is what differs from it — less the
-tray's own shadow and the ring light's glare — the largest such region nearest the box centre.
+over the cube, the band just outside the box — less any look of it that covers the box's middle
+(a person centres a box on what they mean: that look is the object); the cube is what differs
+from it — less the tray's own shadow and the ring light's glare — the largest such region
+nearest the box centre. A box whose ring is all object lies on it: the object is grown from
+the colour at its centre.
 Two halves of clearly different colours in one box are refused: the box is on two cubes; a
 half tinted like the tray is the cube's contact shadow, not a second colour.
 """
@@ -46,14 +49,18 @@ def box_text(box: Box) -> str:
 def cube_in_box(image: np.ndarray, sample: Sample) -> np.ndarray:
     """Mask (box-sized, camera pixels) of the one object in a sample box.
 
-    The box's border ring (or the band outside a tight box) is the local tray; the object is
-    what differs from it, the largest such region nearest the box centre. Raises when there is
-    none or when it holds two colours.
+    The box's border ring (or the band outside a tight box), less what looks like the box's
+    middle, is the local tray (:func:`_tray_looks`); the object is what differs from it, the
+    largest such region nearest the box centre. Raises when there is none or when it holds
+    two colours.
     """
     x, y, w, h = sample.box
     sub = image[y:y + h, x:x + w]
     lab = to_lab(sub)
     looks = _tray_looks(image, lab, sample.box)
+    if not looks:  # the ring is all object (a box drawn on it) or all tray (a box on no cube)
+        raise NoObjectInBoxError(f"The {sample.color} sample box {box_text(sample.box)} shows no cube: "
+                                 "it looks like empty tray. Draw the box around one cube.")
     differs = off_tray(lab, looks, glare_margin=10.0).astype(np.uint8)
     side = math.sqrt(w * h)
     k = max(3, int(side / 20) | 1)
@@ -219,7 +226,13 @@ def grown_object(image: np.ndarray, sample: Sample) -> tuple[Sample, np.ndarray]
 def _tray_looks(image: np.ndarray, box_lab: np.ndarray, box: Box) -> list[Reference]:
     """The local tray of a sample box: from the box's own border ring, or — when more than
     :data:`RING_OFF` of that ring is not like the band just outside the box (the box was drawn
-    tight, its border runs over the object) — from that outer band."""
+    tight, its border runs over the object) — from that outer band.
+
+    A look that covers most of the box's middle (:data:`CENTRE` of its sides) is left out: a
+    person centres a box on what they mean, so that look is the object — where the ring of a
+    tight box runs over it, or a neighbour of its colour lies in the band — and as a tray look
+    it would hide all of the object but its highlights. With no look left, the box lies on its
+    object (or on plain tray)."""
     x, y, w, h = box
     width = max(2, int(round(0.12 * min(w, h))))
     inner = np.ones((h, w), bool)
@@ -229,12 +242,16 @@ def _tray_looks(image: np.ndarray, box_lab: np.ndarray, box: Box) -> list[Refere
     x0, y0, x1, y1 = max(0, x - width), max(0, y - width), min(W, x + w + width), min(H, y + h + width)
     band = np.ones((y1 - y0, x1 - x0), bool)
     band[y - y0:y - y0 + h, x - x0:x - x0 + w] = False
-    if band.sum() < width * (w + h):  # less than half of the band lies in the photo: the ring it is
-        return looks
-    outer = _ring_looks(to_lab(image[y0:y1, x0:x1])[band])
-    if off_tray(box_lab[inner], outer, glare_margin=10.0).mean() > RING_OFF:
-        return outer
-    return looks
+    if band.sum() >= width * (w + h):  # less than half of the band in the photo: the ring it is
+        outer = _ring_looks(to_lab(image[y0:y1, x0:x1])[band])
+        if off_tray(box_lab[inner], outer, glare_margin=10.0).mean() > RING_OFF:
+            looks = outer
+    dy, dx = max(1, int(h * CENTRE / 2)), max(1, int(w * CENTRE / 2))
+    middle = box_lab[h // 2 - dy:h // 2 + dy, w // 2 - dx:w // 2 + dx]
+    return [look for look in looks if off_tray(middle, [look], glare_margin=10.0).mean() >= 0.5]
+
+
+CENTRE = 0.2  # the middle of a box, as a share of its sides, that a person puts on the object
 
 
 def off_tray(lab: np.ndarray, looks: Sequence[Reference], glare_margin: float) -> np.ndarray:
@@ -261,18 +278,24 @@ def _ring_looks(ring_lab: np.ndarray) -> list[Reference]:
     """The local tray around a sample cube, from the box's border ring: its usual look, and a
     second one when a quarter of the ring is something else that is neither that look's shadow
     nor glare (a patch or tray edge crossing the box). A neighbouring cube's corner poking into
-    the ring is less than that, so it stays an object."""
-    median = np.median(ring_lab, axis=0)
-    near = np.linalg.norm(ring_lab - median, axis=1) < 30
-    first = Reference.from_lab(BACKGROUND, ring_lab[near] if near.sum() >= 8 else ring_lab)
+    the ring is less than that, so it stays an object. Each look is one cluster of the ring's
+    colours — those near its median (:func:`_cluster`) — so a cube's corner in the ring beside
+    a tray edge does not widen the second look until it takes in the cube."""
+    first = _cluster(ring_lab)
     rest = ring_lab[first.distance(ring_lab) > 5.0]
     tint = np.hypot(rest[:, 1] - first.lab[1], rest[:, 2] - first.lab[2])
     shadow = (tint < SHADOW_TINT) & (rest[:, 0] >= SHADOW_DEPTH * first.lab[0])
     glare = (rest[:, 0] > first.lab[0]) & (np.hypot(rest[:, 1] - 128, rest[:, 2] - 128) <= GLARE_CHROMA)
     other = rest[~shadow & ~glare]
     if len(other) >= 0.25 * len(ring_lab):
-        return [first, Reference.from_lab(BACKGROUND, other)]
+        return [first, _cluster(other)]
     return [first]
+
+
+def _cluster(lab: np.ndarray) -> Reference:
+    """The look of the Lab pixels within 30 of their median (all of them when fewer than 8 are)."""
+    near = np.linalg.norm(lab - np.median(lab, axis=0), axis=1) < 30
+    return Reference.from_lab(BACKGROUND, lab[near] if near.sum() >= 8 else lab)
 
 
 def _check_one_colour(lab: np.ndarray, sample: Sample, looks: Sequence[Reference]) -> None:

@@ -2,7 +2,8 @@
 
 Everything in the tray outline outside the sample boxes, plus background boxes and the empty
 photo, is tray — dark, bright, wood, two-tone, rails, screws, shadows, reflections — except
-unmarked things shaped like cubes. Its looks are k-means clusters in Lab, each a reference.
+unmarked things shaped like cubes. Its looks are k-means clusters in Lab, each a reference —
+but not a minor one of a sampled colour's hue and chroma: the unboxed cubes of that colour.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from collections.abc import Iterator, Sequence
 import cv2
 import numpy as np
 
-from companion.vision.classify import BACKGROUND, Reference, to_lab
+from companion.vision.classify import BACKGROUND, CHROMATIC, Reference, to_lab
 from companion.vision.errors import CalibrationError
 from companion.vision.samples import Box, Sample, off_tray
 
@@ -23,6 +24,9 @@ MIN_LOOK_SHARE = 0.003  # a tray look covering less than this share of the tray 
 SAME_COLOUR = 2.0  # references of two colours closer than this cannot be told apart
 CLOSE_COLOUR = 5.0  # … closer than this: a warning (references of trimmed samples, see samples.sample_reference)
 LIKE_TRAY = 3.0  # a colour this close to a look of the tray is hard to see there
+MINOR_LOOK = 0.1  # a tray look under this share of the tray may be unmarked cubes …
+CUBE_HUE = 25.0  # … when within these degrees of a sampled colour's Lab hue …
+CUBE_CHROMA = 0.75  # … and at least this share of its chroma: as colourful as the cubes
 
 
 def sample_area(shape: tuple[int, int], samples: Sequence[Sample], scale: int) -> np.ndarray:
@@ -145,13 +149,27 @@ def tray_references(pixels: np.ndarray, cube_refs: Sequence[Reference]) -> list[
         if share < MIN_LOOK_SHARE or len(members) < 8:
             continue
         ref = Reference.from_pixels(BACKGROUND, members, share)
-        if any(c.distance(np.array([ref.lab]))[0] < 1.5 for c in cube_refs):
+        if any(c.distance(np.array([ref.lab]))[0] < 1.5 for c in cube_refs) or \
+                (share < MINOR_LOOK and any(_as_colourful(ref, c) for c in cube_refs)):
             continue  # a look that is a sampled colour itself: unmarked cubes, not tray
         refs.append(ref)
     if not refs:
         raise CalibrationError("The calibration photo shows no empty tray apart from cubes; "
                                "take it with a few cubes spread out on the tray.")
     return refs
+
+
+def _as_colourful(look: Reference, cube: Reference) -> bool:
+    """Whether a tray look has a sampled colour's hue (within :data:`CUBE_HUE`) and about its
+    chroma (:data:`CUBE_CHROMA` of it or more): the unboxed cubes of that colour, lit otherwise
+    than the boxed one (a long block's side, a second block nearer the lamp). A tray, even a
+    wooden one, is far greyer than painted cubes of its hue."""
+    a, b = look.lab[1] - 128.0, look.lab[2] - 128.0
+    ca, cb = cube.lab[1] - 128.0, cube.lab[2] - 128.0
+    chroma, cube_chroma = math.hypot(a, b), math.hypot(ca, cb)
+    turn = math.degrees(math.atan2(b, a) - math.atan2(cb, ca))
+    return (cube_chroma >= 2 * CHROMATIC and chroma >= CUBE_CHROMA * cube_chroma
+            and abs((turn + 180.0) % 360.0 - 180.0) <= CUBE_HUE)
 
 
 def colour_distances(cube_refs: Sequence[Reference]) -> Iterator[tuple[Reference, Reference, float]]:

@@ -1,6 +1,7 @@
 import json
 from dataclasses import replace
 
+import cv2
 import numpy as np
 import pytest
 
@@ -207,3 +208,15 @@ def test_a_corrupt_or_foreign_calibration_photo_is_refused(photo, tmp_path):
     cal = calibrate(frame.image, samples, roi=frame.roi)
     with pytest.raises(ImageSizeError, match="another camera"):
         count_cubes(np.zeros((720, 1280, 3), np.uint8), cal)
+
+
+
+def test_a_box_dragged_a_little_past_the_edge_is_cut_to_the_photo():
+    # On the tablet a finger overshoots the photo's edge: the part inside is what was meant.
+    image = np.full((240, 320, 3), (190, 190, 195), np.uint8)
+    cv2.rectangle(image, (140, 196), (179, 235), (110, 110, 230), -1)  # a red cube at the bottom
+    calibrated = calibrate(image, [Sample("red", (128, 184, 64, 72))])  # 16 rows below the photo
+    assert calibrated.colors == ("red",)
+    assert calibrated.samples[0].box[1] + calibrated.samples[0].box[3] <= 240
+    with pytest.raises(CalibrationError, match="outside"):  # most of it below the photo
+        calibrate(image, [Sample("red", (128, 200, 64, 100))])

@@ -9,12 +9,15 @@ Skipped, with the reason, where the folder is absent.
 
 import pytest
 
+from benchmarks.drift import BOX_DRAWINGS
 from benchmarks.realsets import CANDY, DOBOT, RealSet
 from benchmarks.stages import Stages
 from companion.hw.calibration_store import Tap, sample_at
 from companion.vision.calibration import calibrate
 from companion.vision.counting import count_cubes
+from companion.vision.errors import TwoColoursInBoxError
 from companion.vision.imageio import read_image
+from companion.vision.samples import Sample, sample_object
 
 needs_blocks = pytest.mark.skipif(not DOBOT.present, reason=f"real photo set missing: {DOBOT.folder}")
 
@@ -40,15 +43,16 @@ def test_boxes_drawn_on_the_blocks_calibrate_every_colour(blocks):
 @needs_blocks
 def test_the_blocks_found_take_their_own_colour(blocks):
     """The colour stage: of the blocks counted at all, nearly every one in its own colour
-    (measured: 156 of 160; 160 of 164 before the frame was sized by blocks alone, which also
-    counted piles over; 140 of 149 before blobs were cut where two colours meet); the desk is
-    never counted red or yellow in bulk. Extra cubes (counted where no block lies: the
-    grey-blue keyboard read as blue, standing blocks counted as two by their area) measured
-    33 (35 before sizing by blocks alone, 27 before the colour cut)."""
+    (measured: 155 of 159; 156 of 160 before a box's look of its own block was kept out of
+    the tray, 160 of 164 before frames were sized by blocks alone — piles were counted over
+    then; 140 of 149 before blobs were cut where two colours meet); the desk is never counted
+    red or yellow in bulk. Extra cubes, counted where no block lies (the grey-blue keyboard
+    read as blue, a standing block counted as two by its area): 21 (33 and 35 before those
+    two changes)."""
     _, _, _, stages = blocks
-    assert stages.found >= 158, stages.line()
+    assert stages.found >= 157, stages.line()
     assert stages.right >= 0.95 * stages.found, stages.line()
-    assert stages.extra <= 35, stages.line()
+    assert stages.extra <= 23, stages.line()
 
 
 @needs_blocks
@@ -108,10 +112,10 @@ def test_block_counts_do_not_fall_below_today(blocks):
     _, truth, results, _ = blocks
     missed = sum(abs(truth[n].get(c, 0) - r.counts.get(c, 0))
                  for n, r in results.items() for c in set(truth[n]) | set(r.counts))
-    assert missed <= 73, f"objects miscounted: {missed}"  # measured: 71 (75 before sizing by blocks alone, 84 before the colour cut)
+    assert missed <= 74, f"objects miscounted: {missed}"  # measured: 72 (71 before the samples' tray looks changed, 75 before sizing by blocks alone, 84 before the colour cut)
     exact = sum(all(truth[n].get(c, 0) == r.counts.get(c, 0) for c in set(truth[n]) | set(r.counts))
                 for n, r in results.items())
-    assert exact >= 7, f"photos exact: {exact}"  # measured: 7 (8 before sizing by blocks alone, 3 before the colour cut)
+    assert exact >= 8, f"photos exact: {exact}"  # measured: 8 (7 before the samples' tray looks changed, 8 before sizing by blocks alone, 3 before the colour cut)
 
 
 @needs_blocks
@@ -144,3 +148,33 @@ def test_a_tap_on_one_object_per_shade_calibrates(realset: RealSet):
     cal = calibrate(photo, samples)
     assert set(cal.colors) == {s.color for s in realset.samples}
 
+
+@pytest.mark.parametrize("drawing", list(BOX_DRAWINGS))
+@pytest.mark.parametrize("realset", [CANDY, DOBOT], ids=lambda s: s.name)
+def test_boxes_drawn_tighter_looser_or_off_centre_calibrate(realset: RealSet, drawing: str):
+    """Every box drawing of ``make bench``'s box table calibrates every colour — but a box
+    twice as large round a block packed beside another holds two colours and says so. Three
+    drawings were refused on the blocks: ×0.9 (the ring ran over the yellow block and took it
+    for the desk), 15 % down-right (the red block in half the ring, learned as a second desk
+    look) and ×2.0 (past the photo's edge)."""
+    if not realset.present:
+        pytest.skip(f"real photo set missing: {realset.folder}")
+    photo = read_image(realset.folder / realset.calibration_photo)
+    samples = [Sample(s.color, BOX_DRAWINGS[drawing](s.box)) for s in realset.samples]
+    if realset is DOBOT and drawing == "boxes ×2.0 (loose)":
+        with pytest.raises(TwoColoursInBoxError, match="yellow"):
+            calibrate(photo, samples)
+        return
+    assert set(calibrate(photo, samples).colors) == {s.color for s in realset.samples}
+
+
+@needs_blocks
+def test_a_hand_tight_box_learns_the_block_not_its_highlight():
+    """calib.json's yellow box is drawn just inside the block: its ring runs over the block,
+    and the ring's look (block and desk mixed) hid all of it but the lit edge, an L-shaped
+    strip of 1 227 pixels the yellow reference was learned from. A look that covers the box's
+    middle is the object: the face is grown from there instead."""
+    photo = read_image(DOBOT.folder / DOBOT.calibration_photo)
+    yellow, = [s for s in DOBOT.samples if s.color == "yellow"]
+    _, mask = sample_object(photo, yellow)
+    assert mask.sum() >= 0.5 * yellow.box[2] * yellow.box[3]
