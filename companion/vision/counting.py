@@ -21,9 +21,10 @@ Rules the count follows (documented for players in docs/vision.md):
   cluster closest to a whole number of cubes — each colour, because a cluster's whole area is
   often whole at a wrong size too (a red and two greens 13 % smaller are two cubes' area 6 %
   larger); without an outline, where objects differ in size, the median width of its
-  clusters (a chain is about as wide as one object) — a guess, so every cluster counted by
-  its area in such a frame is *doubtful* (size): a row of blocks standing up is as wide as
-  one is long, and four of them read as one.
+  clusters (a chain is about as wide as one object; when every cluster is wider than ×2,
+  the median of those: the camera is nearer than foreseen) — a guess, so every cluster
+  counted by its area in such a frame is *doubtful* (size): a row of blocks standing up is
+  as wide as one is long, and four of them read as one.
 - A blob holds ``round(area / one cube)`` objects — its area counting every pixel of a
   colour, ambiguous or not, and the pixels of no colour inside it (dark bevels, glare, rims) —
   and never fewer than it has separate cores (parts deeper than 0.65 of a cube's radius):

@@ -64,8 +64,14 @@ def size_factor(blobs: Blobs, shapes: Shapes, candidates: np.ndarray, area: np.n
                                           narrowest / 1.1), False)
     # Only clusters, and a camera at any distance: a chain is about as wide as one object —
     # a guess (a row of blocks standing up is as wide as one is long), so their counts are said.
+    # Every cluster wider than the range allows: the camera is nearer than it foresees (a
+    # cluster is never narrower than its objects), and their width is a better guess than the
+    # calibration's size, which counted each block many times. Narrow blobs prove nothing so:
+    # a rim, a key of a keyboard, a cable.
     ratio = blobs.radius[candidates] / unit_radius
     votes = ratio[(ratio >= low) & (ratio <= high)]
+    if not len(votes) and not fixed_camera:
+        votes = ratio[ratio > high]
     return FrameSize(float(np.median(votes)) if len(votes) else 1.0, len(votes) > 0)
 
 

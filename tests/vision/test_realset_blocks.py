@@ -43,16 +43,17 @@ def test_boxes_drawn_on_the_blocks_calibrate_every_colour(blocks):
 @needs_blocks
 def test_the_blocks_found_take_their_own_colour(blocks):
     """The colour stage: of the blocks counted at all, nearly every one in its own colour
-    (measured: 155 of 159; 156 of 160 before a box's look of its own block was kept out of
-    the tray, 160 of 164 before frames were sized by blocks alone — piles were counted over
-    then; 140 of 149 before blobs were cut where two colours meet); the desk is never counted
-    red or yellow in bulk. Extra cubes, counted where no block lies (the grey-blue keyboard
-    read as blue, a standing block counted as two by its area): 21 (33 and 35 before those
-    two changes)."""
+    (measured: 152 of 156; 155 of 159 before frames nearer than foreseen were sized by their
+    clusters, 156 of 160 before a box's look of its own block was kept out of the tray, 160
+    of 164 before frames were sized by blocks alone — piles were counted over then; 140 of
+    149 before blobs were cut where two colours meet); the desk is never counted red or
+    yellow in bulk. Extra cubes, counted where no block lies (the grey-blue keyboard read as
+    blue, a standing block counted as two by its area): 17 (21, 33 and 35 before those three
+    changes)."""
     _, _, _, stages = blocks
-    assert stages.found >= 157, stages.line()
+    assert stages.found >= 154, stages.line()
     assert stages.right >= 0.95 * stages.found, stages.line()
-    assert stages.extra <= 23, stages.line()
+    assert stages.extra <= 19, stages.line()
 
 
 @needs_blocks
@@ -112,7 +113,7 @@ def test_block_counts_do_not_fall_below_today(blocks):
     _, truth, results, _ = blocks
     missed = sum(abs(truth[n].get(c, 0) - r.counts.get(c, 0))
                  for n, r in results.items() for c in set(truth[n]) | set(r.counts))
-    assert missed <= 74, f"objects miscounted: {missed}"  # measured: 72 (71 before the samples' tray looks changed, 75 before sizing by blocks alone, 84 before the colour cut)
+    assert missed <= 73, f"objects miscounted: {missed}"  # measured: 71 (72 before close-ups were sized by their clusters, 71 before the samples' tray looks changed, 75 before sizing by blocks alone, 84 before the colour cut)
     exact = sum(all(truth[n].get(c, 0) == r.counts.get(c, 0) for c in set(truth[n]) | set(r.counts))
                 for n, r in results.items())
     assert exact >= 8, f"photos exact: {exact}"  # measured: 8 (7 before the samples' tray looks changed, 8 before sizing by blocks alone, 3 before the colour cut)
@@ -178,3 +179,22 @@ def test_a_hand_tight_box_learns_the_block_not_its_highlight():
     yellow, = [s for s in DOBOT.samples if s.color == "yellow"]
     _, mask = sample_object(photo, yellow)
     assert mask.sum() >= 0.5 * yellow.box[2] * yellow.box[3]
+
+
+@needs_blocks
+def test_calibrated_on_a_photo_from_far_away_the_close_ups_are_not_counted_many_times():
+    """Calibrated on 20250329_152842 (the blocks far off, a true box per colour), the red
+    close-ups of 2025-04-08 have every pile wider than a camera may move (×2) from that size.
+    The frame then took the calibration's own size and counted a row of four red blocks as 26
+    (248 blocks miscounted over the set); it takes its clusters' width now, said as a guess."""
+    name = "20250329_152842.jpg"
+    truth, boxes = DOBOT.truth(), DOBOT.boxes()
+    photo = read_image(DOBOT.folder / name)
+    samples = [Sample(c, next(b for b in boxes[name] if b[0] == c)[1:]) for c in ("red", "yellow", "green", "blue")]
+    cal = calibrate(photo, samples)
+    missed = 0
+    for other in sorted(truth):
+        if other != name:
+            counts = count_cubes(read_image(DOBOT.folder / other), cal).counts
+            missed += sum(abs(truth[other].get(c, 0) - counts.get(c, 0)) for c in set(truth[other]) | set(counts))
+    assert missed <= 95, f"objects miscounted: {missed}"  # measured: 88

@@ -96,3 +96,16 @@ def test_a_block_cut_from_its_neighbour_by_colour_is_not_alone():
     shapes = Shapes(blobs, RADIUS)
     alone = {int(blobs.labels[30, x]): shapes.alone(int(blobs.labels[30, x])) for x in (30, 50, 120)}
     assert len(alone) == 3 and list(alone.values()) == [False, False, True]
+
+
+def test_a_free_camera_much_nearer_than_foreseen_is_sized_by_its_clusters_not_the_calibration():
+    # Calibrated on a photo taken from far away, a close-up shows every pile wider than the
+    # range a camera may move (×2): the calibration's size counted each block many times
+    # (a row of four standing red blocks as 26). The clusters' width is the better guess.
+    classes = np.zeros((120, 400), np.uint8)
+    classes[30:90, 20:260] = 1  # a row of four objects three times the calibrated size
+    size = _frame_size(classes, fixed_camera=False)
+    assert size.guessed and 2.5 < size.factor < 3.5
+    thin = np.zeros((120, 400), np.uint8)
+    thin[50:54, 20:300] = 1  # a thin blob alone (a rim, a cable) proves no size
+    assert _frame_size(thin, fixed_camera=False).factor == 1.0
