@@ -19,6 +19,7 @@ light correction needs (which tray look a tray pixel is).
 from __future__ import annotations
 
 import functools
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -43,6 +44,12 @@ REJECT_DISTANCE = 6.0  # Mahalanobis distance beyond which a pixel matches no re
 # such a pixel is tray, never a cube (a highlight on a yellow cube is not yellow).
 GLARE_CHROMA = 14.0  # Lab units from neutral
 CHROMATIC = 12.0  # Lab chroma below which a colour has no hue to compare (black, white, grey)
+
+
+def hue_gap(ab: Sequence[float], other: Sequence[float]) -> float:
+    """Degrees (0 to 180) between the Lab hues of two (a, b) pairs, both centred on grey."""
+    turn = math.degrees(math.atan2(ab[1], ab[0]) - math.atan2(other[1], other[0]))
+    return abs((turn + 180.0) % 360.0 - 180.0)
 
 
 def code_of(color: str) -> int:

@@ -74,7 +74,7 @@ import numpy as np
 from companion.vision import light
 from companion.vision.black_level import dark_levels, lift_of, remove_lift
 from companion.vision.calibration import WORKING_SIDE, Calibration, check_empty, check_image
-from companion.vision.classify import AMBIGUOUS, BACKGROUND, CHROMATIC, UNKNOWN, shade_distance, to_lab
+from companion.vision.classify import AMBIGUOUS, BACKGROUND, CHROMATIC, UNKNOWN, hue_gap, shade_distance, to_lab
 from companion.vision.colors import CUBE_COLORS
 from companion.vision.errors import ImageSizeError
 from companion.vision.faces import face_table, faces_read_as_tray
@@ -250,8 +250,7 @@ def _same_hue(lab: np.ndarray, ref: np.ndarray) -> bool:
     chroma, ref_chroma = math.hypot(lab[1], lab[2]), math.hypot(ref[1], ref[2])
     if ref_chroma < CHROMATIC:
         return chroma < 2 * CHROMATIC
-    turn = math.degrees(math.atan2(lab[2], lab[1]) - math.atan2(ref[2], ref[1]))
-    return chroma >= CHROMATIC and abs((turn + 180.0) % 360.0 - 180.0) <= SAME_HUE
+    return chroma >= CHROMATIC and hue_gap(lab[1:], ref[1:]) <= SAME_HUE
 
 
 def _camera_box(geo: _Geometry, blobs: Blobs, label: int) -> tuple[int, int, int, int]:

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from companion.vision.classify import BACKGROUND, GLARE_CHROMA, Reference, to_lab
+from companion.vision.classify import BACKGROUND, GLARE_CHROMA, Reference, hue_gap, to_lab
 from companion.vision.errors import CalibrationError, NoObjectInBoxError, TwoColoursInBoxError
 
 Box = tuple[int, int, int, int]  # x, y, width, height in camera pixels
@@ -28,6 +28,7 @@ TWO_HUES = 35.0  # degrees of hue between two colourful halves of a box that mea
 SHADOW_TINT = 20.0  # Lab chroma distance from the tray within which a darker pixel is shadow
 SHADOW_DEPTH = 0.55  # … as long as its lightness is at least this share of the tray's
 RING_OFF = 0.1  # share of a box's border ring unlike the band outside it: the box runs over its object
+CENTRE = 0.2  # the middle of a box, as a share of its sides, that a person puts on the object
 TRIM = 1.75  # distance to a sample's own reference beyond which a pixel is not the sample's colour
 TRIM_ROUNDS = 3
 GROW = 1.2  # each try of the search around a point is this much wider than the last
@@ -251,9 +252,6 @@ def _tray_looks(image: np.ndarray, box_lab: np.ndarray, box: Box) -> list[Refere
     return [look for look in looks if off_tray(middle, [look], glare_margin=10.0).mean() >= 0.5]
 
 
-CENTRE = 0.2  # the middle of a box, as a share of its sides, that a person puts on the object
-
-
 def off_tray(lab: np.ndarray, looks: Sequence[Reference], glare_margin: float) -> np.ndarray:
     """Bool mask of the Lab pixels (any leading shape, ×3) that are none of the tray's
     ``looks``: farther than 5 from each, not the shadow of one, and not glare.
@@ -322,11 +320,11 @@ def _check_one_colour(lab: np.ndarray, sample: Sample, looks: Sequence[Reference
     halves = [lab[labels == j] for j in (0, 1)]
     a, b = (np.median(h[:, 1:] - 128.0, axis=0) for h in halves)
     chroma = [float(np.hypot(*a)), float(np.hypot(*b))]
-    hue_gap = abs((math.degrees(math.atan2(a[1], a[0]) - math.atan2(b[1], b[0])) + 180) % 360 - 180)
+    apart = hue_gap(a, b)
     grey = int(np.argmin(chroma))
     grey_tint = np.median(halves[grey][:, 1:], axis=0)
     tray_tinted = any(np.hypot(*(grey_tint - look.lab[1:])) < SHADOW_TINT for look in looks)
-    two_hues = min(chroma) > 15 and hue_gap > TWO_HUES and not tray_tinted
+    two_hues = min(chroma) > 15 and apart > TWO_HUES and not tray_tinted
     black_beside = (chroma[grey] < 8 and chroma[1 - grey] > 30
                     and float(np.median(halves[grey][:, 0])) < 0.45 * tray_lightness)
     if two_hues or black_beside:

@@ -14,7 +14,7 @@ from collections.abc import Iterator, Sequence
 import cv2
 import numpy as np
 
-from companion.vision.classify import BACKGROUND, CHROMATIC, Reference, to_lab
+from companion.vision.classify import BACKGROUND, CHROMATIC, Reference, hue_gap, to_lab
 from companion.vision.errors import CalibrationError
 from companion.vision.samples import Box, Sample, off_tray
 
@@ -164,12 +164,11 @@ def _as_colourful(look: Reference, cube: Reference) -> bool:
     chroma (:data:`CUBE_CHROMA` of it or more): the unboxed cubes of that colour, lit otherwise
     than the boxed one (a long block's side, a second block nearer the lamp). A tray, even a
     wooden one, is far greyer than painted cubes of its hue."""
-    a, b = look.lab[1] - 128.0, look.lab[2] - 128.0
-    ca, cb = cube.lab[1] - 128.0, cube.lab[2] - 128.0
-    chroma, cube_chroma = math.hypot(a, b), math.hypot(ca, cb)
-    turn = math.degrees(math.atan2(b, a) - math.atan2(cb, ca))
+    ab = (look.lab[1] - 128.0, look.lab[2] - 128.0)
+    cube_ab = (cube.lab[1] - 128.0, cube.lab[2] - 128.0)
+    chroma, cube_chroma = math.hypot(*ab), math.hypot(*cube_ab)
     return (cube_chroma >= 2 * CHROMATIC and chroma >= CUBE_CHROMA * cube_chroma
-            and abs((turn + 180.0) % 360.0 - 180.0) <= CUBE_HUE)
+            and hue_gap(ab, cube_ab) <= CUBE_HUE)
 
 
 def colour_distances(cube_refs: Sequence[Reference]) -> Iterator[tuple[Reference, Reference, float]]:
