@@ -26,7 +26,7 @@ CLOSE_COLOUR = 5.0  # … closer than this: a warning (references of trimmed sam
 LIKE_TRAY = 3.0  # a colour this close to a look of the tray is hard to see there
 MINOR_LOOK = 0.1  # a tray look under this share of the tray may be unmarked cubes …
 CUBE_HUE = 25.0  # … when within these degrees of a sampled colour's Lab hue …
-CUBE_CHROMA = 0.75  # … and at least this share of its chroma: as colourful as the cubes
+CUBE_CHROMA = 0.5  # … and at least half its chroma: about as colourful as the cubes
 
 
 def sample_area(shape: tuple[int, int], samples: Sequence[Sample], scale: int) -> np.ndarray:
@@ -160,10 +160,10 @@ def tray_references(pixels: np.ndarray, cube_refs: Sequence[Reference]) -> list[
 
 
 def _as_colourful(look: Reference, cube: Reference) -> bool:
-    """Whether a tray look has a sampled colour's hue (within :data:`CUBE_HUE`) and about its
-    chroma (:data:`CUBE_CHROMA` of it or more): the unboxed cubes of that colour, lit otherwise
-    than the boxed one (a long block's side, a second block nearer the lamp). A tray, even a
-    wooden one, is far greyer than painted cubes of its hue."""
+    """Whether a tray look has a sampled colour's hue (within :data:`CUBE_HUE`) and at least
+    :data:`CUBE_CHROMA` of its chroma: the unboxed cubes of that colour, lit otherwise than the
+    boxed one (a long block's side, a second block nearer the lamp, paler or deeper). A tray,
+    even a wooden one, is far greyer than painted cubes of its hue."""
     ab = (look.lab[1] - 128.0, look.lab[2] - 128.0)
     cube_ab = (cube.lab[1] - 128.0, cube.lab[2] - 128.0)
     chroma, cube_chroma = math.hypot(*ab), math.hypot(*cube_ab)
