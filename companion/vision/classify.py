@@ -46,10 +46,14 @@ GLARE_CHROMA = 14.0  # Lab units from neutral
 CHROMATIC = 12.0  # Lab chroma below which a colour has no hue to compare (black, white, grey)
 
 
+def hue_turn(hue: np.ndarray | float, other: float) -> np.ndarray | float:
+    """The angle (0 to 180 degrees) between hues given in degrees."""
+    return np.abs((hue - other + 180.0) % 360.0 - 180.0)
+
+
 def hue_gap(ab: Sequence[float], other: Sequence[float]) -> float:
     """Degrees (0 to 180) between the Lab hues of two (a, b) pairs, both centred on grey."""
-    turn = math.degrees(math.atan2(ab[1], ab[0]) - math.atan2(other[1], other[0]))
-    return abs((turn + 180.0) % 360.0 - 180.0)
+    return float(hue_turn(math.degrees(math.atan2(ab[1], ab[0])), math.degrees(math.atan2(other[1], other[0]))))
 
 
 def code_of(color: str) -> int:

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from companion.vision.classify import AMBIGUOUS, BACKGROUND, CHROMATIC, Reference, cell_colours, lut_index
+from companion.vision.classify import AMBIGUOUS, BACKGROUND, CHROMATIC, Reference, cell_colours, hue_turn, lut_index
 from companion.vision.colors import CUBE_COLORS
 
 
@@ -35,11 +35,6 @@ class Face:
     area: int  # working pixels
     box: tuple[int, int, int, int]  # x, y, w, h, working pixels
     centre: tuple[float, float]  # working pixels
-
-
-def hue_turn(hue: np.ndarray, other: float) -> np.ndarray:
-    """The angle (0 to 180 degrees) between hues."""
-    return np.abs((hue - other + 180.0) % 360.0 - 180.0)
 
 
 def _hues(references: Sequence[Reference], tray: bool) -> list[tuple[int, int, float]]:
