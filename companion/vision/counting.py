@@ -57,7 +57,9 @@ Rules the count follows (documented for players in docs/vision.md):
 - Nothing of a third of a cube vanishes unsaid: a colour with that much of its own pixels in a
   blob but no place in it, a blob of a third to half a cube not shaped like one object, and a
   block's face read as tray beside its own colour (:mod:`companion.vision.faces`) are
-  ``doubtful`` ("0 or 1?").
+  ``doubtful`` ("0 or 1?"); without the empty photo, a solid patch read as tray that is
+  clearly coloured and of no hue of the tray look it was read as, beside no block of its
+  hue, is ``unknown``.
 - A cube lying on top of another hides it; the camera cannot count what it does not see.
 """
 
@@ -535,14 +537,26 @@ def count_cubes(image: np.ndarray, calibration: Calibration,
                 main, 0, "size", "1", (bx + bw / 2) * s + x0, (by + bh / 2) * s + y0,
                 _camera_box(geo, blobs, label))))
     # A block's lit face that reads as tray beside its own colour: said (once), never counted.
-    for face in faces_read_as_tray(classes, relit, face_cells, UNPLACED * unit, SOLID * geo.unit_radius * factor):
-        color, (cx, cy) = CUBE_COLORS[face.code - 1], face.centre
+    # A coloured patch the tray does not explain, beside no block of its hue: an unknown object.
+    for face in faces_read_as_tray(classes, relit, face_cells, UNPLACED * unit, SOLID * geo.unit_radius * factor,
+                                   unexplained=empty is None):
+        cx, cy = face.centre
         x, y = (cx + 0.5) * s + x0, (cy + 0.5) * s + y0
+        fx, fy, fw, fh = face.box
+        box = (fx * s + x0, fy * s + y0, fw * s, fh * s)
+        if not _inside(geo, cx, cy):
+            continue
+        if face.code == UNKNOWN:
+            said = any(bx <= x <= bx + bw and by <= y <= by + bh
+                       for bx, by, bw, bh in [*unknown_boxes, *(d.bbox for _, d in doubts)])
+            if not said:
+                unknown_boxes.append(box)
+            continue
+        color = CUBE_COLORS[face.code - 1]
         said = any(d.color == color and bx <= x <= bx + bw and by <= y <= by + bh
                    for _, d in doubts for bx, by, bw, bh in [d.bbox])
-        if _inside(geo, cx, cy) and not said:
-            fx, fy, fw, fh = face.box
-            doubts.append((0.05, Doubt(color, 0, "size", "1", x, y, (fx * s + x0, fy * s + y0, fw * s, fh * s))))
+        if not said:
+            doubts.append((0.05, Doubt(color, 0, "size", "1", x, y, box)))
     counts: dict[str, int] = {}
     sure: dict[str, float] = {}
     for c in cubes:

@@ -12,6 +12,13 @@ look they were read as (a look of its own hue and colour explains them: wood bes
 cube is wood), form a *face read as tray*. A solid one of a third of a cube is reported for
 the players to look at; it is never counted, since only the eye can tell its block apart.
 
+The same witness finds what no colour names: a solid patch read as tray that is clearly
+coloured and of no hue of the tray look it was read as — the tray does not explain it — is an
+*unexplained patch* when it touches no block of its hue (or has no cube colour's hue at all).
+A calibration whose tray look took in part of a cube (a sample box drawn over a block's dark
+side learns that side; its lit face, of another hue, widened a pale look of the desk) reads
+every such face as tray; the patch is reported as an unknown object, never counted.
+
 Whether a colour could be such a face depends on the colour alone, so it is decided once per
 calibration for every cell of the 64³ colour table; a count looks it up at half the working
 resolution (a face is a third of a cube or more: half the pixels still show it).
@@ -25,13 +32,14 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from companion.vision.classify import AMBIGUOUS, BACKGROUND, CHROMATIC, Reference, cell_colours, hue_turn, lut_index
+from companion.vision.classify import (AMBIGUOUS, BACKGROUND, CHROMATIC, UNKNOWN, Reference, cell_colours, hue_turn,
+                                       lut_index)
 from companion.vision.colors import CUBE_COLORS
 
 
 @dataclass(frozen=True)
 class Face:
-    code: int  # the colour whose hue it has and whose pixels it touches
+    code: int  # the colour whose hue it has and whose pixels it touches; UNKNOWN: an unexplained patch
     area: int  # working pixels
     box: tuple[int, int, int, int]  # x, y, w, h, working pixels
     centre: tuple[float, float]  # working pixels
@@ -50,11 +58,13 @@ def _hues(references: Sequence[Reference], tray: bool) -> list[tuple[int, int, f
 def face_table(references: Sequence[Reference], ref_index: np.ndarray, same_hue: float,
                coloured: float) -> np.ndarray:
     """Per cell of the 64³ colour table (:func:`~companion.vision.classify.lut_index`): the
-    colour code a tray pixel of that colour could be a face of, or 0. Such a colour is
-    clearly coloured (Lab chroma ``coloured`` or more), within ``same_hue`` degrees of that
-    colour's hue and nearer it than any other colour's, and not of the hue of a chromatic tray
-    look it is read as (``ref_index``, the table of each colour's nearest reference, see
-    :func:`~companion.vision.classify.full_tables`). Built once per calibration (0.04 s here)."""
+    colour code a tray pixel of that colour could be a face of, :data:`UNKNOWN` when it is
+    unexplained but of no colour's hue, or 0. Both are clearly coloured (Lab chroma
+    ``coloured`` or more) and not of the hue of a chromatic tray look they are read as
+    (``ref_index``, the table of each colour's nearest reference, see
+    :func:`~companion.vision.classify.full_tables`): the tray does not explain them. A face's
+    colour is also within ``same_hue`` degrees of that colour's hue and nearer it than any
+    other colour's. Built once per calibration (0.04 s here)."""
     _, lab = cell_colours()
     a, b = lab[:, 1] - 128.0, lab[:, 2] - 128.0
     hue = np.degrees(np.arctan2(b, a))
@@ -62,13 +72,15 @@ def face_table(references: Sequence[Reference], ref_index: np.ndarray, same_hue:
     colours = _hues(references, tray=False)
     if not colours:
         return table
+    unexplained = np.hypot(a, b) >= coloured
+    for k, _, look_hue in _hues(references, tray=True):  # wood beside a yellow cube is wood
+        unexplained &= ~((ref_index == k) & (hue_turn(hue, look_hue) <= same_hue))
     codes = sorted({code for _, code, _ in colours})
     turn = np.stack([np.min([hue_turn(hue, h) for _, c, h in colours if c == code], axis=0) for code in codes])
     nearest = np.argmin(turn, axis=0)
-    possible = (np.hypot(a, b) >= coloured) & (turn[nearest, np.arange(len(lab))] <= same_hue)
-    for k, _, look_hue in _hues(references, tray=True):  # wood beside a yellow cube is wood
-        possible &= ~((ref_index == k) & (hue_turn(hue, look_hue) <= same_hue))
-    table[possible] = np.array(codes, np.uint8)[nearest[possible]]
+    face = unexplained & (turn[nearest, np.arange(len(lab))] <= same_hue)
+    table[unexplained] = UNKNOWN
+    table[face] = np.array(codes, np.uint8)[nearest[face]]
     return table
 
 
@@ -85,22 +97,28 @@ def _could_be(classes: np.ndarray, relit: np.ndarray, table: np.ndarray,
 
 
 def faces_read_as_tray(classes: np.ndarray, relit: np.ndarray, table: np.ndarray, min_area: float,
-                       radius: float) -> list[Face]:
-    """The faces read as tray in a class map (see the module docstring), in working pixels.
+                       radius: float, unexplained: bool = True) -> list[Face]:
+    """The faces read as tray in a class map (see the module docstring), in working pixels,
+    and — with ``unexplained`` — the unexplained patches (code :data:`UNKNOWN`).
 
     ``relit`` is the frame the classes were read from, ``table`` its calibration's
-    :func:`face_table`. A face must survive opening with a disc of ``radius`` (thin fringes
-    along a block's edge do not) and cover ``min_area`` pixels.
+    :func:`face_table`. A face or patch must survive opening with a disc of ``radius`` (thin
+    fringes along a block's edge do not) and cover ``min_area`` pixels. Without
+    ``unexplained`` (a count with the empty photo, which already makes every changed pixel
+    read as tray an unknown one) only faces beside their colour are looked for.
     """
     # A quick look at a quarter of the resolution first: most frames hold no colour that could
     # be a face over a whole face's area, and are done after it.
     could_be, _ = _could_be(classes, relit, table, 4)
-    enough = np.bincount(could_be.ravel(), minlength=len(CUBE_COLORS) + 1)[1:] * 16 >= min_area
-    if not enough.any():
+    seen = np.bincount(could_be.ravel(), minlength=UNKNOWN + 1)[1:] * 16
+    enough = seen[:len(CUBE_COLORS)] >= min_area
+    loose = unexplained and seen.sum() >= min_area
+    if not enough.any() and not loose:
         return []
     could_be, half = _could_be(classes, relit, table, 2)
     disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (max(3, int(radius / 2) | 1),) * 2)
     faces = []
+    beside = np.zeros(could_be.shape, bool)  # pixels of a face beside its colour
     for code in np.flatnonzero(enough) + 1:
         candidate = (could_be == code).view(np.uint8)
         own = ((half == code) | (half == code + AMBIGUOUS)).view(np.uint8)
@@ -108,18 +126,28 @@ def faces_read_as_tray(classes: np.ndarray, relit: np.ndarray, table: np.ndarray
         touching = np.zeros(count, bool)
         touching[labels[own.view(bool)]] = True
         touching[0] = False
-        face = (candidate.view(bool) & touching[labels]).view(np.uint8)
-        solid = cv2.morphologyEx(face, cv2.MORPH_OPEN, disc)
-        count, labels = cv2.connectedComponents(solid, connectivity=8)
-        if count < 2:
-            continue
-        ys, xs = np.nonzero(solid)  # OpenCV's statistics cost several times the labelling
-        of = labels[ys, xs]
-        area = np.bincount(of, minlength=count)
-        for i in np.flatnonzero(4 * area[1:] >= min_area) + 1:
-            fx, fy = xs[of == i], ys[of == i]
-            x, y = int(fx.min()), int(fy.min())
-            faces.append(Face(int(code), 4 * int(area[i]), (2 * x, 2 * y, 2 * (int(fx.max()) - x + 1),
-                                                            2 * (int(fy.max()) - y + 1)),
-                              (2.0 * float(fx.mean()), 2.0 * float(fy.mean()))))
+        face = candidate.view(bool) & touching[labels]
+        beside |= face
+        faces += _solid_patches(face.view(np.uint8), disc, min_area, int(code))
+    if loose:
+        faces += _solid_patches(((could_be > 0) & ~beside).view(np.uint8), disc, min_area, UNKNOWN)
     return faces
+
+
+def _solid_patches(mask: np.ndarray, disc: np.ndarray, min_area: float, code: int) -> list[Face]:
+    """The pieces of ``mask`` (half the working resolution) that survive opening with ``disc``
+    and cover ``min_area`` working pixels, as faces of ``code`` in working pixels."""
+    solid = cv2.morphologyEx(mask, cv2.MORPH_OPEN, disc)
+    count, labels = cv2.connectedComponents(solid, connectivity=8)
+    if count < 2:
+        return []
+    ys, xs = np.nonzero(solid)  # OpenCV's statistics cost several times the labelling
+    of = labels[ys, xs]
+    area = np.bincount(of, minlength=count)
+    out = []
+    for i in np.flatnonzero(4 * area[1:] >= min_area) + 1:
+        fx, fy = xs[of == i], ys[of == i]
+        x, y = int(fx.min()), int(fy.min())
+        out.append(Face(code, 4 * int(area[i]), (2 * x, 2 * y, 2 * (int(fx.max()) - x + 1), 2 * (int(fy.max()) - y + 1)),
+                        (2.0 * float(fx.mean()), 2.0 * float(fy.mean()))))
+    return out

@@ -1,10 +1,11 @@
 """Faces read as tray (companion/vision/faces.py): the lit face of a block that the class map
-put in the tray, found beside its own colour, and nothing else."""
+put in the tray, found beside its own colour; a coloured patch the tray does not explain,
+found as an unknown object; and nothing else."""
 
 import numpy as np
 import pytest
 
-from companion.vision.classify import BACKGROUND, code_of, lut_index
+from companion.vision.classify import BACKGROUND, UNKNOWN, code_of, lut_index
 from companion.vision.counting import SAME_HUE, _face_table, _geometry
 from companion.vision.faces import face_table, faces_read_as_tray
 from companion.vision.frontend import NO_HUE
@@ -35,8 +36,9 @@ def _block(calibration, face_bgr, rim: bool = True, width: int | None = None):
     return geo, classes, relit, (x0, y0, w, h)
 
 
-def _faces(calibration, geo, classes, relit):
-    return faces_read_as_tray(classes, relit, _face_table(calibration), 0.3 * geo.unit_area, 0.5 * geo.unit_radius)
+def _faces(calibration, geo, classes, relit, unexplained=True):
+    return faces_read_as_tray(classes, relit, _face_table(calibration), 0.3 * geo.unit_area, 0.5 * geo.unit_radius,
+                              unexplained)
 
 
 def test_the_table_names_pale_colours_of_a_colours_hue_only(calibration):
@@ -45,6 +47,18 @@ def test_the_table_names_pale_colours_of_a_colours_hue_only(calibration):
     assert cells[0] == RED
     assert cells[1] == 0  # no hue: no face of any colour
     assert cells[2] != RED  # a pale blue is no red face
+
+
+def test_the_table_calls_a_coloured_tray_pixel_of_no_colours_hue_unexplained(calibration):
+    """A clear orange is of no calibrated colour's hue (red, blue, yellow, green, …) and of
+    no tray look's: read as the grey tray, it is unexplained, not a face of any colour."""
+    table = face_table(calibration.references, calibration.tables[1], SAME_HUE, NO_HUE)
+    hues = [r for r in calibration.references if r.code != BACKGROUND]
+    orange = np.array([[(40, 130, 230)]], np.uint8)
+    from companion.vision.classify import hue_gap, to_lab
+    lab = to_lab(orange)[0, 0] - (0.0, 128.0, 128.0)
+    assert all(hue_gap(lab[1:], (r.lab[1] - 128.0, r.lab[2] - 128.0)) > SAME_HUE for r in hues)
+    assert table[lut_index(orange)][0, 0] == UNKNOWN
 
 
 def test_a_face_read_as_tray_beside_its_colour_is_found(calibration):
@@ -56,13 +70,25 @@ def test_a_face_read_as_tray_beside_its_colour_is_found(calibration):
 
 
 @pytest.mark.parametrize("face_bgr, rim, width", [
-    (PALE_RED, False, None),  # touching no red: a stain of the tray, not a face
     (GREY, True, None),  # no hue: tray inside a ring of red cubes
+    (GREY, False, None),  # no hue, nothing around: tray
     (PALE_RED, True, 2),  # a fringe along the red block's edge, not a face
+    (PALE_RED, False, 2),  # a thin coloured line on the tray (a scratch, a cable): no object
 ])
 def test_nothing_else_is_a_face(calibration, face_bgr, rim, width):
     geo, classes, relit, _ = _block(calibration, face_bgr, rim, width)
     assert _faces(calibration, geo, classes, relit) == []
+
+
+def test_a_coloured_patch_beside_no_block_of_its_hue_is_unexplained(calibration):
+    """A pale red face whose rims the class map did not find either: the tray does not explain
+    it, and nothing names it — an unknown object where it lies."""
+    geo, classes, relit, (x0, y0, w, h) = _block(calibration, PALE_RED, rim=False)
+    (patch,) = _faces(calibration, geo, classes, relit)
+    assert patch.code == UNKNOWN
+    assert abs(patch.centre[0] - (x0 + w / 2)) < 2 and abs(patch.centre[1] - (y0 + h / 2)) < 2
+    # With the empty photo, a changed pixel read as tray is already unknown: not looked for.
+    assert _faces(calibration, geo, classes, relit, unexplained=False) == []
 
 
 def test_a_tray_look_of_its_own_hue_explains_the_colour(calibration):

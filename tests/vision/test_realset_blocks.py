@@ -198,3 +198,21 @@ def test_calibrated_on_a_photo_from_far_away_the_close_ups_are_not_counted_many_
             counts = count_cubes(read_image(DOBOT.folder / other), cal).counts
             missed += sum(abs(truth[other].get(c, 0) - counts.get(c, 0)) for c in set(truth[other]) | set(counts))
     assert missed <= 95, f"objects miscounted: {missed}"  # measured: 88
+
+
+@needs_blocks
+def test_a_box_drawn_over_a_blocks_dark_side_leaves_its_lit_faces_said():
+    """The boxes drawn 10 % lower: the green box's middle lies on its block's dark side, which
+    is all the green reference learns, and a pale look of the desk took in the unboxed blocks'
+    lit faces. Every lit green face then reads as desk: 35 of the 48 green blocks went
+    missing without a flag (42 blocks in all). Such a face is clearly coloured and of no hue
+    of the look it is read as — the tray does not explain it — and is now reported unknown
+    where it lies (measured: 13 blocks missed without a flag, 6 of them green)."""
+    photo = read_image(DOBOT.folder / DOBOT.calibration_photo)
+    cal = calibrate(photo, [Sample(s.color, BOX_DRAWINGS["boxes 10 % down"](s.box)) for s in DOBOT.samples])
+    truth, boxes = DOBOT.truth(), DOBOT.boxes()
+    stages = Stages()
+    for name in sorted(truth):
+        if name != DOBOT.calibration_photo:
+            stages.add(name, boxes[name], count_cubes(read_image(DOBOT.folder / name), cal))
+    assert stages.missed <= 15, stages.line()
