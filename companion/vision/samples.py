@@ -23,7 +23,8 @@ from companion.vision.classify import BACKGROUND, GLARE_CHROMA, Reference, hue_g
 from companion.vision.errors import CalibrationError, NoObjectInBoxError, TwoColoursInBoxError
 
 Box = tuple[int, int, int, int]  # x, y, width, height in camera pixels
-ROUND_FILL = 0.88  # objects filling less of their tightest rectangle are round (square ≈ 1, disc ≈ 0.79)
+CORNERS = 6  # a cube or block seen from anywhere is a polygon of at most this many corners …
+ROUND_DEPARTURE = 0.115  # … objects departing further from one (area share) are round (a disc: 0.17–0.21)
 TWO_HUES = 35.0  # degrees of hue between two colourful halves of a box that mean two cubes
 SHADOW_TINT = 20.0  # Lab chroma distance from the tray within which a darker pixel is shadow
 SHADOW_DEPTH = 0.55  # … as long as its lightness is at least this share of the tray's
@@ -361,11 +362,34 @@ def core(mask: np.ndarray) -> np.ndarray:
 
 
 def is_round(masks: Sequence[np.ndarray]) -> bool:
-    """True when the sample objects are round: a square face fills its tightest rectangle
-    (rotated as needed) almost fully, a disc or an oval only about π/4 of it."""
-    fills = []
-    for mask in masks:
-        contours, _ = cv2.findContours(mask.view(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
-        (_, _), (w, h), _ = cv2.minAreaRect(max(contours, key=cv2.contourArea))
-        fills.append(float(mask.sum()) / max(w * h, 1.0))
-    return float(np.median(fills)) < ROUND_FILL
+    """True when the sample objects are round (sweets, beads), by their median
+    :func:`polygon_departure`: a cube or a block, seen from any side, is a convex polygon of
+    at most :data:`CORNERS` corners (the outline of a box in perspective), a disc or an oval
+    departs from its best such polygon by 17 % of its area or more. Above
+    :data:`ROUND_DEPARTURE` (two thirds of that) the objects are round. The fill of the
+    tightest rectangle said this before, and took blocks seen at an angle (a hexagon fills
+    0.67–0.85 of it) for round."""
+    return float(np.median([polygon_departure(mask) for mask in masks])) > ROUND_DEPARTURE
+
+
+def polygon_departure(mask: np.ndarray) -> float:
+    """How far an object mask departs from a polygon of at most :data:`CORNERS` corners: the
+    area between its convex hull and the largest such polygon on the hull's corners, over the
+    mask's area. The polygon is found by dropping, one at a time, the corner whose triangle
+    with its two neighbours is smallest (Visvalingam–Whyatt). 0 for a square, a parallelogram
+    or a hexagon; for a disc or an oval at least 1 − 3√3/(2π) ≈ 0.173 (its best hexagon; the
+    corners dropped one at a time find 0.17–0.21)."""
+    contours, _ = cv2.findContours(mask.view(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    corners = cv2.convexHull(max(contours, key=cv2.contourArea)).reshape(-1, 2).astype(np.float64)
+    hull_area = _polygon_area(corners)
+    while len(corners) > CORNERS:
+        before, after = np.roll(corners, 1, axis=0), np.roll(corners, -1, axis=0)
+        u, v = corners - before, after - before
+        triangles = np.abs(u[:, 0] * v[:, 1] - u[:, 1] * v[:, 0]) / 2.0
+        corners = np.delete(corners, int(np.argmin(triangles)), axis=0)
+    return (hull_area - _polygon_area(corners)) / max(float(mask.sum()), 1.0)
+
+
+def _polygon_area(corners: np.ndarray) -> float:
+    x, y = corners[:, 0], corners[:, 1]
+    return 0.5 * abs(float(np.dot(x, np.roll(y, -1)) - np.dot(y, np.roll(x, -1))))
