@@ -58,6 +58,13 @@ class Stages:
                 f"extra cubes {self.extra}")
 
 
+def scaled(boxes: Sequence[TrueBox], factor: float) -> list[TrueBox]:
+    """The true boxes of a photo resized by ``factor`` (a drift that moves the camera or
+    changes the resolution), so that its objects are still matched where they lie."""
+    return [(c, round(x * factor), round(y * factor), round(w * factor), round(h * factor))
+            for c, x, y, w, h in boxes]
+
+
 def _inside(box: TrueBox, x: float, y: float) -> bool:
     _, bx, by, bw, bh = box
     return bx <= x <= bx + bw and by <= y <= by + bh

@@ -1,7 +1,7 @@
 """Vision benchmark: our counter beside a naive baseline, on the same photos, in one run.
 
     python -m benchmarks.vision [--frames 500] [--seed 2026] [--failures] [--skip-synthetic] [--drift] [--boxes]
-                                [--surfaces]
+                                [--calibrations] [--surfaces]
 
 Two sets, reported side by side:
 - the synthetic stress set (benchmarks/stress.py): six kinds of tray, light and white-balance
@@ -15,12 +15,18 @@ Two sets, reported side by side:
 - with ``--boxes``, the real sets calibrated again from the same photo with the sample boxes
   drawn otherwise (tighter, looser, off centre; :data:`benchmarks.drift.BOX_DRAWINGS`): how much
   the count depends on how a person drew the boxes;
+- with ``--calibrations``, each real set with a box per true object calibrated again on every
+  *other* photo that shows each of its colours (the first true box of each colour as the
+  sample box) and every remaining photo counted: how much the numbers owe to the one
+  calibration photo the set came with;
 - with ``--surfaces``, synthetic frames of each tray counted with every *other* tray's
   calibration (each frame with its own empty photo, as the tower takes it before a throw): the
   surface behind the tray is not the one calibrated, the light must come from elsewhere.
 
 For each: photos counted exactly (every colour right), objects miscounted (sum over photos and
-colours of |counted − true|), median milliseconds per photo and per megapixel. Timing runs on
+colours of |counted − true|), median milliseconds per photo and per megapixel; on sets with a
+box per true object, also the objects missed without a flag (``silent``: neither counted nor
+covered by an unknown or doubtful box, :mod:`benchmarks.stages`) — the worst miss. Timing runs on
 one core (the process pins itself to CPU 0 and OpenCV to one thread); the wall time of the
 first count of each photo, as in a game, and its CPU time. Nothing here passes or fails; it prints numbers.
 """
@@ -40,7 +46,7 @@ import numpy as np
 from benchmarks.baseline import BaselineModel, baseline_count, fit_baseline
 from benchmarks.drift import BOX_DRAWINGS, DRIFTS
 from benchmarks.realsets import SETS, RealSet
-from benchmarks.stages import Stages
+from benchmarks.stages import Stages, scaled
 from benchmarks.stress import TRAYS, stress_case, tray_conditions
 from companion.vision.calibration import Calibration, Sample, calibrate
 from companion.vision.counting import count_cubes
@@ -172,13 +178,14 @@ def run_realset(realset: RealSet, drift=None, drawing=None, baseline: bool = Tru
         if name == realset.calibration_photo:
             continue
         image = read_image(realset.folder / name)
+        width = image.shape[1]
         if drift is not None:
             image = drift(image)
         mp = image.shape[0] * image.shape[1] / 1e6
         result, timing = _timed(count_cubes, image, cal)
         ours.add(name, truth[name], result.counts, timing, mp, result.unknown)
-        if ours.stages is not None and drift is None:  # boxes are in the photo's own pixels
-            ours.stages.add(name, boxes[name], result)
+        if ours.stages is not None:  # boxes are in the photo's own pixels: resized with it
+            ours.stages.add(name, scaled(boxes[name], image.shape[1] / width), result)
         if baseline:
             counted, timing = _timed(baseline_count, image, base)
             naive.add(name, truth[name], counted, timing, mp)
@@ -192,14 +199,15 @@ def variants_table(realset: RealSet, what: str, column: str, title: str, variant
     miscounted, ours beside the baseline, or our calibration's refusal."""
     width = max(22, *(len(label) for label in variants))
     lines = [f"\nreal photos '{realset.name}' {title}",
-             f"  {column:{width}} {'ours exact':>12} {'missed':>7}   {'baseline exact':>15} {'missed':>7}"]
+             f"  {column:{width}} {'ours exact':>12} {'missed':>7} {'silent':>7}   {'baseline exact':>15} {'missed':>7}"]
     for label, variant in variants.items():
         try:
             ours, naive = run_realset(realset, **{what: variant})
         except CalibrationError as exc:
             lines.append(f"  {label:{width}} refused: {exc}")
             continue
-        lines.append(f"  {label:{width}} {ours.exact:7d}/{ours.photos:<4d} {ours.miscounted:7d}   "
+        silent = "—" if ours.stages is None else str(ours.stages.missed)
+        lines.append(f"  {label:{width}} {ours.exact:7d}/{ours.photos:<4d} {ours.miscounted:7d} {silent:>7}   "
                      f"{naive.exact:10d}/{naive.photos:<4d} {naive.miscounted:7d}")
         if failures and ours.failures:
             lines.append(f"    wrong: {', '.join(ours.failures)}")
@@ -214,6 +222,60 @@ def drift_table(realset: RealSet, failures: bool) -> list[str]:
 def boxes_table(realset: RealSet, failures: bool) -> list[str]:
     return variants_table(realset, "drawing", "boxes", "with the sample boxes drawn otherwise (calibrated again "
                           f"on {realset.calibration_photo})", BOX_DRAWINGS, failures)
+
+
+def other_calibrations(realset: RealSet) -> list[tuple[str, tuple[Sample, ...]]]:
+    """Every photo of ``realset`` but its own calibration photo that holds a true box of each
+    colour the set's samples name, with the first such box of each colour as its sample box —
+    the calibrations a person might as well have made from that set. Empty without boxes."""
+    boxes = realset.boxes()
+    if boxes is None:
+        return []
+    colours = [s.color for s in realset.samples]
+    out = []
+    for name in sorted(realset.truth()):
+        first = {c: next((b[1:] for b in boxes.get(name, []) if b[0] == c), None) for c in colours}
+        if name != realset.calibration_photo and all(first.values()):
+            out.append((name, tuple(Sample(c, first[c]) for c in colours)))
+    return out
+
+
+def calibrations_table(realset: RealSet, failures: bool) -> list[str]:
+    """One line per :func:`other_calibrations` of ``realset``: every other photo counted
+    (exact, miscounted, silent, extra cubes), or the calibration's refusal; then the totals."""
+    chances = other_calibrations(realset)
+    if not chances:
+        return []
+    truth, boxes = realset.truth(), realset.boxes()
+    photos = {name: read_image(realset.folder / name) for name in sorted(truth)}
+    lines = [f"\nreal photos '{realset.name}' calibrated on each other photo that shows every colour "
+             "(its first true box of each colour; every other photo counted)",
+             f"  {'calibrated on':24} {'exact':>9} {'missed':>7} {'silent':>7} {'extra':>6}"]
+    total, refused = Stages(), 0
+    exact = miscounted = counted = 0
+    for name, samples in chances:
+        try:
+            cal = calibrate(photos[name], samples)
+        except CalibrationError as exc:
+            lines.append(f"  {name:24} refused: {exc}")
+            refused += 1
+            continue
+        score, stages = Score("ours"), Stages()
+        for other, image in photos.items():
+            if other != name:
+                result = count_cubes(image, cal)
+                score.add(other, truth[other], result.counts, (0.0, 0.0), 1.0, result.unknown)
+                stages.add(other, boxes[other], result)
+                total.add(other, boxes[other], result)
+        exact, miscounted, counted = exact + score.exact, miscounted + score.miscounted, counted + score.photos
+        lines.append(f"  {name:24} {score.exact:4d}/{score.photos:<4d} {score.miscounted:7d} {stages.missed:7d} "
+                     f"{stages.extra:6d}")
+        if failures and score.failures:
+            lines.append(f"    wrong: {', '.join(score.failures)}")
+    lines.append(f"  all {len(chances) - refused} calibrations ({refused} refused): exact {exact} of {counted} "
+                 f"photos, {miscounted} objects miscounted")
+    lines.append(total.line())
+    return lines
 
 
 def surfaces_table(frames: int, seed: int) -> list[str]:
@@ -271,6 +333,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="also count the real photos under light, white-balance, height, focus and noise drift")
     parser.add_argument("--boxes", action="store_true",
                         help="also calibrate the real sets with their sample boxes drawn tighter, looser or off centre")
+    parser.add_argument("--calibrations", action="store_true",
+                        help="also calibrate the real sets with a box per object on each of their other photos")
     parser.add_argument("--surfaces", action="store_true",
                         help="also count synthetic frames with the calibration of another tray (and their empty photos)")
     args = parser.parse_args(argv)
@@ -302,7 +366,8 @@ def main(argv: list[str] | None = None) -> int:
                 print(score.stages.line())
                 if args.failures and score.stages.missed_in:
                     print(f"    objects missed in: {', '.join(score.stages.missed_in)}")
-    for wanted, table in ((args.drift, drift_table), (args.boxes, boxes_table)):
+    for wanted, table in ((args.drift, drift_table), (args.boxes, boxes_table),
+                          (args.calibrations, calibrations_table)):
         if wanted:
             for realset in SETS:
                 if realset.present:
