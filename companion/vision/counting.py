@@ -24,7 +24,9 @@ Rules the count follows (documented for players in docs/vision.md):
   clusters (a chain is about as wide as one object; when every cluster is wider than ×2,
   the median of those: the camera is nearer than foreseen) — a guess, so every cluster
   counted by its area in such a frame is *doubtful* (size): a row of blocks standing up is
-  as wide as one is long, and four of them read as one.
+  as wide as one is long, and four of them read as one. So is, without an outline, every
+  blob counted as more objects than it has separate cores: seen from the side, a pile's front
+  hides part of what lies behind it, and its area undercounts.
 - A blob holds ``round(area / one cube)`` objects — its area counting every pixel of a
   colour, ambiguous or not, and the pixels of no colour inside it (dark bevels, glare, rims) —
   and never fewer than it has separate cores (parts deeper than 0.65 of a cube's radius):
@@ -523,7 +525,10 @@ def count_cubes(image: np.ndarray, calibration: Calibration,
                 (cx, cy), = cube_centres(blobs, classes, label, [c + 1], 1)
                 doubts.append((round(max(0.05, base), 3), Doubt(
                     CUBE_COLORS[c], 0, "size", "1", (cx + 0.5) * s + x0, (cy + 0.5) * s + y0, bbox)))
-        if abs(ratio - n) > SIZE_DOUBT or (guessed and not by_shape):
+        # Without an outline the photo may be taken from the side: a pile's area leaves out
+        # what its front hides, so a count its cores do not show rests on a guess too.
+        by_area = not by_shape and n > waists[label]
+        if abs(ratio - n) > SIZE_DOUBT or (guessed and not by_shape) or (geo.roi_mask is None and by_area):
             alt = n + 1 if ratio >= n else n - 1
             main = CUBE_COLORS[int(np.argmax(seats))]
             cx, cy = bx + bw / 2, by + bh / 2

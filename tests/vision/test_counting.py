@@ -413,7 +413,9 @@ def test_a_free_camera_frame_of_clusters_only_has_its_counts_said():
     """Without a tray outline the camera may be at any distance, and a frame holding only a
     row of touching cubes has no lone cube to measure one cube by: its size is guessed from
     the row's width (a row of blocks standing up is as wide as one is long). The count is
-    given, and the row is said ("4 or 5?"), never silently trusted."""
+    given, and the row is said ("4 or 5?"), never silently trusted. Measured by two lone
+    cubes, the count is no guess — but a row counted by its area alone, without an outline,
+    is still said: from the side, a pile's front hides part of what lies behind it."""
     from companion.vision.calibration import Sample, calibrate
 
     grey, red = (190, 190, 195), (60, 60, 200)
@@ -428,4 +430,11 @@ def test_a_free_camera_frame_of_clusters_only_has_its_counts_said():
     cv2.rectangle(frame, (40, 40), (79, 79), red, -1)  # two lone cubes measure the size
     cv2.rectangle(frame, (320, 220), (359, 259), red, -1)
     measured = count_cubes(frame, free)
-    assert measured.counts == {"red": 6} and not measured.doubtful
+    assert measured.counts == {"red": 6}
+    (row,) = measured.doubtful  # the row only: the lone cubes are shaped like one cube each
+    assert (row.reason, row.cubes) == ("size", 4) and 100 <= row.x <= 260
+    assert measured.size_factor == pytest.approx(1.0, abs=0.1)  # measured, not guessed
+    # The tower's camera, fixed under the tray (an outline), looks straight at the cubes.
+    tower = calibrate(photo, [Sample("red", (160, 110, 80, 80))], roi=[(0, 0), (399, 0), (399, 299), (0, 299)])
+    straight = count_cubes(frame, tower)
+    assert straight.counts == {"red": 6} and not straight.doubtful

@@ -247,9 +247,9 @@ def test_blocks_are_not_round_whichever_photo_calibrates(other_calibrated):
 
 @needs_blocks
 def test_calibrated_on_any_other_photo_few_blocks_vanish_unsaid(other_calibrated):
-    """Every other photo counted with each of those calibrations. Measured: 137 of 4 348
+    """Every other photo counted with each of those calibrations. Measured: 126 of 4 348
     blocks missed without a flag (163 before coloured patches the tray does not explain were
-    reported), 87 of 620 photos exact. A floor on silence where the calibration photo is not
+    reported, 137 before piles counted beyond their cores were said), 87 of 620 photos exact. A floor on silence where the calibration photo is not
     the one the set came with: what a change tuned to that photo would lose."""
     truth, boxes = DOBOT.truth(), DOBOT.boxes()
     photos = {name: read_image(DOBOT.folder / name) for name in sorted(truth)}
@@ -261,5 +261,5 @@ def test_calibrated_on_any_other_photo_few_blocks_vanish_unsaid(other_calibrated
                 stages.add(other, boxes[other], result)
                 exact += result.counts == {c: n for c, n in truth[other].items() if n}
     assert stages.objects >= 4000, stages.line()
-    assert stages.missed <= 145, stages.line()
+    assert stages.missed <= 135, stages.line()
     assert exact >= 80, f"photos exact: {exact}"
