@@ -199,7 +199,8 @@ def variants_table(realset: RealSet, what: str, column: str, title: str, variant
     miscounted, ours beside the baseline, or our calibration's refusal."""
     width = max(22, *(len(label) for label in variants))
     lines = [f"\nreal photos '{realset.name}' {title}",
-             f"  {column:{width}} {'ours exact':>12} {'missed':>7} {'silent':>7}   {'baseline exact':>15} {'missed':>7}"]
+             f"  {column:{width}} {'ours exact':>12} {'missed':>7} {'silent':>7}   "
+             f"{'baseline exact':>15} {'missed':>7}"]
     for label, variant in variants.items():
         try:
             ours, naive = run_realset(realset, **{what: variant})

@@ -32,8 +32,9 @@ Rules the count follows (documented for players in docs/vision.md):
   and never fewer than it has separate cores (parts deeper than 0.65 of a cube's radius):
   touching round objects meet at a narrow waist, which splits their cores. When the samples
   are round (sweets, beads: no polygon of six corners fits them, while a cube or a block from
-  any side is one — see :func:`companion.vision.samples.is_round`), objects also differ in size, so the cores are counted at several depths (0.5 to 1
-  radius), the most win, and that number stands unless the area says 0.75 of an object more.
+  any side is one — see :func:`companion.vision.samples.is_round`), objects also differ in
+  size, so the cores are counted at several depths (0.5 to 1 radius), the most win, and that
+  number stands unless the area says 0.75 of an object more.
 - A blob of one colour (80 % of its votes) with no waist (convex: solidity ≥ 0.92, thin rims
   aside — but if opening the rims away leaves two pieces of a quarter of a cube each, those are
   two objects whose shadows joined), no more than 1.7 times as long as it is wide, is *one*

@@ -148,6 +148,6 @@ def _solid_patches(mask: np.ndarray, disc: np.ndarray, min_area: float, code: in
     for i in np.flatnonzero(4 * area[1:] >= min_area) + 1:
         fx, fy = xs[of == i], ys[of == i]
         x, y = int(fx.min()), int(fy.min())
-        out.append(Face(code, 4 * int(area[i]), (2 * x, 2 * y, 2 * (int(fx.max()) - x + 1), 2 * (int(fy.max()) - y + 1)),
-                        (2.0 * float(fx.mean()), 2.0 * float(fy.mean()))))
+        box = (2 * x, 2 * y, 2 * (int(fx.max()) - x + 1), 2 * (int(fy.max()) - y + 1))
+        out.append(Face(code, 4 * int(area[i]), box, (2.0 * float(fx.mean()), 2.0 * float(fy.mean()))))
     return out
