@@ -24,7 +24,7 @@ from companion.vision.errors import CalibrationError, NoObjectInBoxError, TwoCol
 
 Box = tuple[int, int, int, int]  # x, y, width, height in camera pixels
 CORNERS = 6  # a cube or block seen from anywhere is a polygon of at most this many corners …
-ROUND_DEPARTURE = 0.115  # … objects departing further from one (area share) are round (a disc: 0.17–0.21)
+ROUND_DEPARTURE = 0.1  # … objects departing further from one (area share) are round (a disc: 0.17–0.21)
 TWO_HUES = 35.0  # degrees of hue between two colourful halves of a box that mean two cubes
 SHADOW_TINT = 20.0  # Lab chroma distance from the tray within which a darker pixel is shadow
 SHADOW_DEPTH = 0.55  # … as long as its lightness is at least this share of the tray's
@@ -366,7 +366,7 @@ def is_round(masks: Sequence[np.ndarray]) -> bool:
     :func:`polygon_departure`: a cube or a block, seen from any side, is a convex polygon of
     at most :data:`CORNERS` corners (the outline of a box in perspective), a disc or an oval
     departs from its best such polygon by 17 % of its area or more. Above
-    :data:`ROUND_DEPARTURE` (two thirds of that) the objects are round. The fill of the
+    :data:`ROUND_DEPARTURE` (about half a disc's) the objects are round. The fill of the
     tightest rectangle said this before, and took blocks seen at an angle (a hexagon fills
     0.67–0.85 of it) for round."""
     return float(np.median([polygon_departure(mask) for mask in masks])) > ROUND_DEPARTURE
