@@ -249,6 +249,12 @@ def _inside(geo: _Geometry, x: float, y: float) -> bool:
     return 0 <= xi < w and 0 <= yi < h and bool(geo.roi_mask[yi, xi])
 
 
+def _holds(box: tuple[int, int, int, int], x: float, y: float) -> bool:
+    """Whether a box (x, y, w, h, camera pixels) holds the point."""
+    bx, by, bw, bh = box
+    return bx <= x <= bx + bw and by <= y <= by + bh
+
+
 def _same_hue(lab: np.ndarray, ref: np.ndarray) -> bool:
     """Whether a Lab value (a, b centred) has the hue of a reference mean: both without
     chroma (a black cube gone grey), or both chromatic within :data:`SAME_HUE`."""
@@ -553,15 +559,11 @@ def count_cubes(image: np.ndarray, calibration: Calibration,
         if not _inside(geo, cx, cy):
             continue
         if face.code == UNKNOWN:
-            said = any(bx <= x <= bx + bw and by <= y <= by + bh
-                       for bx, by, bw, bh in [*unknown_boxes, *(d.bbox for _, d in doubts)])
-            if not said:
+            if not any(_holds(b, x, y) for b in [*unknown_boxes, *(d.bbox for _, d in doubts)]):
                 unknown_boxes.append(box)
             continue
         color = CUBE_COLORS[face.code - 1]
-        said = any(d.color == color and bx <= x <= bx + bw and by <= y <= by + bh
-                   for _, d in doubts for bx, by, bw, bh in [d.bbox])
-        if not said:
+        if not any(d.color == color and _holds(d.bbox, x, y) for _, d in doubts):
             doubts.append((0.05, Doubt(color, 0, "size", "1", x, y, box)))
     counts: dict[str, int] = {}
     sure: dict[str, float] = {}

@@ -380,16 +380,12 @@ def polygon_departure(mask: np.ndarray) -> float:
     or a hexagon; for a disc or an oval at least 1 − 3√3/(2π) ≈ 0.173 (its best hexagon; the
     corners dropped one at a time find 0.17–0.21)."""
     contours, _ = cv2.findContours(mask.view(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
-    corners = cv2.convexHull(max(contours, key=cv2.contourArea)).reshape(-1, 2).astype(np.float64)
-    hull_area = _polygon_area(corners)
+    hull = cv2.convexHull(max(contours, key=cv2.contourArea))
+    corners = hull.reshape(-1, 2).astype(np.float64)  # pixel positions: exact, and their products
     while len(corners) > CORNERS:
         before, after = np.roll(corners, 1, axis=0), np.roll(corners, -1, axis=0)
         u, v = corners - before, after - before
-        triangles = np.abs(u[:, 0] * v[:, 1] - u[:, 1] * v[:, 0]) / 2.0
+        triangles = np.abs(u[:, 0] * v[:, 1] - u[:, 1] * v[:, 0])  # twice their areas
         corners = np.delete(corners, int(np.argmin(triangles)), axis=0)
-    return (hull_area - _polygon_area(corners)) / max(float(mask.sum()), 1.0)
-
-
-def _polygon_area(corners: np.ndarray) -> float:
-    x, y = corners[:, 0], corners[:, 1]
-    return 0.5 * abs(float(np.dot(x, np.roll(y, -1)) - np.dot(y, np.roll(x, -1))))
+    polygon = corners.astype(np.int32)  # back to the hull's own integer corners
+    return (cv2.contourArea(hull) - cv2.contourArea(polygon)) / max(float(mask.sum()), 1.0)
