@@ -50,6 +50,12 @@ class Stages:
         if outcome["missed"]:
             self.missed_in.append(photo)
 
+    def extend(self, other: "Stages") -> None:
+        """Add another set of outcomes (another calibration's, say) to these."""
+        for name in ("objects", "right", "wrong_colour", "flagged", "missed", "extra"):
+            setattr(self, name, getattr(self, name) + getattr(other, name))
+        self.missed_in += other.missed_in
+
     def line(self) -> str:
         n = max(self.objects, 1)
         return (f"  objects {self.objects}: found {self.found} ({100 * self.found / n:.1f} %), colour right "

@@ -241,40 +241,64 @@ def other_calibrations(realset: RealSet) -> list[tuple[str, tuple[Sample, ...]]]
     return out
 
 
-def calibrations_table(realset: RealSet, failures: bool) -> list[str]:
-    """One line per :func:`other_calibrations` of ``realset``: every other photo counted
-    (exact, miscounted, silent, extra cubes), or the calibration's refusal; then the totals."""
-    chances = other_calibrations(realset)
-    if not chances:
-        return []
+@dataclass
+class OtherCalibration:
+    """One of :func:`other_calibrations`, calibrated and with every other photo counted, or
+    refused (``calibration`` None, the refusal's sentence in ``refused``)."""
+
+    photo: str
+    calibration: Calibration | None
+    score: Score
+    stages: Stages
+    refused: str = ""
+
+
+def run_other_calibrations(realset: RealSet) -> list[OtherCalibration]:
+    """Each of :func:`other_calibrations` of ``realset`` calibrated, and every photo but its
+    own counted with it: exact and miscounted (``score``), per true object (``stages``)."""
     truth, boxes = realset.truth(), realset.boxes()
     photos = {name: read_image(realset.folder / name) for name in sorted(truth)}
-    lines = [f"\nreal photos '{realset.name}' calibrated on each other photo that shows every colour "
-             "(its first true box of each colour; every other photo counted)",
-             f"  {'calibrated on':24} {'exact':>9} {'missed':>7} {'silent':>7} {'extra':>6}"]
-    total, refused = Stages(), 0
-    exact = miscounted = counted = 0
-    for name, samples in chances:
+    out = []
+    for name, samples in other_calibrations(realset):
+        score, stages = Score("ours"), Stages()
         try:
             cal = calibrate(photos[name], samples)
         except CalibrationError as exc:
-            lines.append(f"  {name:24} refused: {exc}")
-            refused += 1
+            out.append(OtherCalibration(name, None, score, stages, str(exc)))
             continue
-        score, stages = Score("ours"), Stages()
         for other, image in photos.items():
             if other != name:
                 result = count_cubes(image, cal)
                 score.add(other, truth[other], result.counts, (0.0, 0.0), 1.0, result.unknown)
                 stages.add(other, boxes[other], result)
-                total.add(other, boxes[other], result)
-        exact, miscounted, counted = exact + score.exact, miscounted + score.miscounted, counted + score.photos
-        lines.append(f"  {name:24} {score.exact:4d}/{score.photos:<4d} {score.miscounted:7d} {stages.missed:7d} "
+        out.append(OtherCalibration(name, cal, score, stages))
+    return out
+
+
+def calibrations_table(realset: RealSet, failures: bool) -> list[str]:
+    """One line per :func:`run_other_calibrations` of ``realset``: every other photo counted
+    (exact, miscounted, silent, extra cubes), or the calibration's refusal; then the totals."""
+    runs = run_other_calibrations(realset)
+    if not runs:
+        return []
+    lines = [f"\nreal photos '{realset.name}' calibrated on each other photo that shows every colour "
+             "(its first true box of each colour; every other photo counted)",
+             f"  {'calibrated on':24} {'exact':>9} {'missed':>7} {'silent':>7} {'extra':>6}"]
+    total = Stages()
+    for run in runs:
+        score, stages = run.score, run.stages
+        if run.calibration is None:
+            lines.append(f"  {run.photo:24} refused: {run.refused}")
+            continue
+        total.extend(stages)
+        lines.append(f"  {run.photo:24} {score.exact:4d}/{score.photos:<4d} {score.miscounted:7d} {stages.missed:7d} "
                      f"{stages.extra:6d}")
         if failures and score.failures:
             lines.append(f"    wrong: {', '.join(score.failures)}")
-    lines.append(f"  all {len(chances) - refused} calibrations ({refused} refused): exact {exact} of {counted} "
-                 f"photos, {miscounted} objects miscounted")
+    calibrated = [run for run in runs if run.calibration is not None]
+    lines.append(f"  all {len(calibrated)} calibrations ({len(runs) - len(calibrated)} refused): exact "
+                 f"{sum(r.score.exact for r in calibrated)} of {sum(r.score.photos for r in calibrated)} photos, "
+                 f"{sum(r.score.miscounted for r in calibrated)} objects miscounted")
     lines.append(total.line())
     return lines
 

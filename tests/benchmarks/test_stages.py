@@ -4,7 +4,7 @@ makes from a set's own true boxes."""
 import pytest
 
 from benchmarks.realsets import CANDY, DOBOT
-from benchmarks.stages import match, scaled
+from benchmarks.stages import Stages, match, scaled
 from benchmarks.vision import other_calibrations
 from companion.vision.counting import CubeDetection, TrayCount
 
@@ -24,6 +24,16 @@ def test_boxes_follow_a_photo_that_was_resized():
     cube = CubeDetection("red", 78.0, 144.0, 0.9, (60, 120, 36, 48))
     assert match(scaled(boxes, 0.6), _count([cube]))["right"] == 1
     assert match(boxes, _count([cube]))["right"] == 0  # the boxes as they were miss it
+
+
+def test_outcomes_of_two_runs_add_up():
+    boxes = [("red", 100, 200, 60, 80), ("blue", 300, 300, 50, 50)]
+    one, two = Stages(), Stages()
+    one.add("a.jpg", boxes, _count([CubeDetection("red", 130.0, 240.0, 0.9, (100, 200, 60, 80))]))
+    two.add("b.jpg", boxes, _count(unknown_boxes=[(290, 290, 80, 80)]))
+    one.extend(two)
+    assert (one.objects, one.right, one.flagged, one.missed) == (4, 1, 1, 2)
+    assert one.missed_in == ["a.jpg", "b.jpg"]
 
 
 def test_an_object_neither_counted_nor_flagged_is_missed_silently():

@@ -221,18 +221,11 @@ def test_a_box_drawn_over_a_blocks_dark_side_leaves_its_lit_faces_said():
 @pytest.fixture(scope="module")
 def other_calibrated():
     """The set calibrated on each of its other photos that shows every colour, from that
-    photo's true boxes (``make bench --calibrations``): (photo, calibration) of those that
-    calibrate — four true boxes hold a neighbour's corner and are refused, said."""
-    from benchmarks.vision import other_calibrations
-    from companion.vision.errors import CalibrationError
+    photo's true boxes, every other photo counted (``make bench --calibrations``); four true
+    boxes hold a neighbour's corner and are refused, said."""
+    from benchmarks.vision import run_other_calibrations
 
-    out = []
-    for name, samples in other_calibrations(DOBOT):
-        try:
-            out.append((name, calibrate(read_image(DOBOT.folder / name), samples)))
-        except CalibrationError:
-            pass
-    return out
+    return run_other_calibrations(DOBOT)
 
 
 @needs_blocks
@@ -241,25 +234,22 @@ def test_blocks_are_not_round_whichever_photo_calibrates(other_calibrated):
     angle: a hexagon of a top and a side, 0.67–0.83 of their tightest rectangle) were taken for
     round sweets 17 times in 20; as polygons of at most six corners, never (the sweets of
     candy stay round: tests/vision/test_realsets.py)."""
-    assert len(other_calibrated) >= 16
-    assert [name for name, cal in other_calibrated if cal.round_objects] == []
+    calibrated = [run for run in other_calibrated if run.calibration is not None]
+    assert len(calibrated) >= 16
+    assert [run.photo for run in calibrated if run.calibration.round_objects] == []
 
 
 @needs_blocks
 def test_calibrated_on_any_other_photo_few_blocks_vanish_unsaid(other_calibrated):
     """Every other photo counted with each of those calibrations. Measured: 126 of 4 348
     blocks missed without a flag (163 before coloured patches the tray does not explain were
-    reported, 137 before piles counted beyond their cores were said), 87 of 620 photos exact. A floor on silence where the calibration photo is not
-    the one the set came with: what a change tuned to that photo would lose."""
-    truth, boxes = DOBOT.truth(), DOBOT.boxes()
-    photos = {name: read_image(DOBOT.folder / name) for name in sorted(truth)}
-    stages, exact = Stages(), 0
-    for name, cal in other_calibrated:
-        for other, image in photos.items():
-            if other != name:
-                result = count_cubes(image, cal)
-                stages.add(other, boxes[other], result)
-                exact += result.counts == {c: n for c, n in truth[other].items() if n}
+    reported, 137 before piles counted beyond their cores were said), 87 of 620 photos exact.
+    A floor on silence where the calibration photo is not the one the set came with: what a
+    change tuned to that photo would lose."""
+    stages = Stages()
+    for run in other_calibrated:
+        stages.extend(run.stages)
     assert stages.objects >= 4000, stages.line()
     assert stages.missed <= 135, stages.line()
+    exact = sum(run.score.exact for run in other_calibrated)
     assert exact >= 80, f"photos exact: {exact}"
