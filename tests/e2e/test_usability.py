@@ -134,6 +134,33 @@ def test_ones_own_pass_is_not_reported_as_a_form_closed_without_sending(server, 
         expect(page.locator("#panel")).not_to_contain_text(closed)
 
 
+def test_ones_own_pass_whose_answer_comes_after_the_live_news_is_not_a_form_closed(server, api, open_page) -> None:
+    """The live stream may bring the state a command made before that command's own answer: the
+    pass was sent, not abandoned. Held here on purpose: the answer is let through only after the
+    page has drawn the next player's turn from the stream."""
+    game = api.new_game()
+    api.to_actions(game)
+    page = open_page(f"/games/{game}")
+    expect(panel(page)).to_have_attribute("data-options", "ready")
+    first = panel(page).locator("[data-active]").get_attribute("data-active")
+    held = []
+
+    def hold(route) -> None:  # the server takes the pass now; the page hears back later
+        held.append((route, route.fetch()))
+
+    page.route(re.compile(r".*/api/games/\d+/commands$"), hold)
+    page.locator('#panel .action-grid button[data-action="pass"]').click()
+    submit(page, form(page, "pass"))
+    expect(panel(page).locator("[data-active]")).not_to_have_attribute("data-active", first)
+    expect(page.locator("#form-closed")).to_have_count(0)
+    assert len(held) == 1 and held[0][1].status == 200
+    route, answer = held[0]
+    route.fulfill(response=answer)
+    expect_version(page, api.state(game)["version"])
+    expect(page.locator("#form-closed")).to_have_count(0)
+    expect(page.locator("#panel .error:visible")).to_have_count(0)
+
+
 def test_a_tapped_form_and_the_battle_reading_come_into_view(server, api, open_page) -> None:
     game = api.new_game()
     api.to_actions(game)

@@ -16,6 +16,10 @@ import { regionName as boardRegionName } from "./board.js";
 const MAX_BUTTONS = 8; // more choices than this: a drop-down instead of a row of buttons
 
 const drafts = new Map(); // form key → {field name: value}
+// Keys of drafts whose command this device has sent and not yet heard back about. The live
+// stream may bring the state that command made before its own answer does: such a draft is
+// being sent, not abandoned.
+const sending = new Set();
 
 /** What is kept for `key` (read-only copy), or null. */
 export function draftOf(key) {
@@ -24,6 +28,8 @@ export function draftOf(key) {
 }
 export function forgetDraft(key) { drafts.delete(key); }
 export function keepDraft(key, values) { drafts.set(key, { ...values }); }
+/** True while the command of the draft under `key` is on its way to the server. */
+export function isSending(key) { return sending.has(key); }
 
 function regionOptions(ctx, selected) {
   return ctx.board.areas.map((area) => el("optgroup", { label: area.name || area.id },
@@ -359,14 +365,18 @@ export function commandForm(ctx, { type, spec = [], fixed = {}, submitLabel, int
     if (transform) command = transform(command);
     submit.disabled = true;
     showError(error, null);
+    const keys = [formKey, ...alsoForget];
+    for (const k of keys) sending.add(k);
     try {
       // Accepted: forget the draft before the answer redraws the panel (a fresh form).
       // Refused (also a stale version): the draft stays, so the redrawn form keeps it all.
-      const answer = await ctx.send(command, { versioned, accepted: () => { for (const k of [formKey, ...alsoForget]) drafts.delete(k); } });
+      const answer = await ctx.send(command, { versioned, accepted: () => { for (const k of keys) drafts.delete(k); } });
       if (onDone) onDone(answer);
     } catch (err) {
       showError(error, err);
       submit.disabled = false;
+    } finally {
+      for (const k of keys) sending.delete(k);
     }
   });
   return form;

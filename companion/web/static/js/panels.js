@@ -1,6 +1,6 @@
 // The action panel: one screen per phase of the game, for the player whose turn it is.
 import { el, clear, who, showError, reveal } from "./dom.js";
-import { commandForm, confirmButton, choice, draftOf, forgetDraft, keepDraft } from "./forms.js";
+import { commandForm, confirmButton, choice, draftOf, forgetDraft, isSending, keepDraft } from "./forms.js";
 import { regionName } from "./board.js";
 import { t, colourName, list as listOf } from "./i18n.js";
 import { turnOrder } from "./state.js";
@@ -228,12 +228,16 @@ function actionsPanel(ctx) {
   const formHost = el("div", { class: "action-form" });
   const openKey = `actions-open|${s.active ?? ""}`;
   // A half-filled form of the player whose turn just ended cannot be sent any more: say so.
+  // Not when this device sent it and the live stream brought the turn's end before the answer:
+  // that form was sent, and its turn ended because it was.
   let closed = null;
   if (actionsOf !== null && actionsOf !== s.active) {
     const was = draftOf(`actions-open|${actionsOf}`);
     if (was) {
-      closed = el("p", { class: "error", id: "form-closed", role: "status" }, t("form_closed_turn", {
-        form: t(`act_${was.type}`), who: names(ctx, [actionsOf])[0], now: s.active ? names(ctx, [s.active])[0] : "–" }));
+      if (!isSending(`actions-open|${actionsOf}`)) {
+        closed = el("p", { class: "error", id: "form-closed", role: "status" }, t("form_closed_turn", {
+          form: t(`act_${was.type}`), who: names(ctx, [actionsOf])[0], now: s.active ? names(ctx, [s.active])[0] : "–" }));
+      }
       forgetDraft(`actions-open|${actionsOf}`);
       forgetDraft(`${was.type}|${actionsOf}`);
     }
