@@ -79,11 +79,12 @@ import numpy as np
 from companion.vision import light
 from companion.vision.black_level import dark_levels, lift_of, remove_lift
 from companion.vision.calibration import WORKING_SIDE, Calibration, check_empty, check_image
-from companion.vision.classify import AMBIGUOUS, BACKGROUND, CHROMATIC, UNKNOWN, hue_gap, shade_distance, to_lab
+from companion.vision.classify import AMBIGUOUS, BACKGROUND, UNKNOWN
 from companion.vision.colors import CUBE_COLORS
 from companion.vision.errors import ImageSizeError
 from companion.vision.faces import face_table, faces_read_as_tray
 from companion.vision.frontend import NO_HUE, class_map
+from companion.vision.naming import NO_SUCH_COLOUR, SAME_HUE, colour_doubts, name_by_margin, shade_of_its_colour
 from companion.vision.placing import cube_centres, place_objects
 from companion.vision.segment import Blobs, cores, find_blobs
 from companion.vision.sizing import COMPACT, Shapes, size_factor
@@ -97,12 +98,6 @@ CORE_DEPTH = 0.65  # of a cube's radius: deeper than this is a cube's core (see 
 PEAK_DEPTHS = (0.5, 0.6, 0.7, 0.8, 0.9, 1.0)  # round objects: cores counted at each depth, the most win
 ROUND_SLACK = 0.75  # round objects: area may exceed the waists' count by this much and not add one
 ONE_COLOUR = 0.8  # share of a blob's colour votes for one colour that makes it one-coloured
-NO_SUCH_COLOUR = 3.0  # an object whose mean colour is this far from its colour is of none …
-CLEAR_MARGIN = 2.5  # … unless every other colour is this many times farther (open-set by margin)
-NO_COLOUR_AT_ALL = 8.0  # … and never beyond this: a hand, a coin, a die
-SAME_HUE = 25.0  # degrees of Lab hue within which a far object still shares its colour's hue
-COLOUR_DOUBT = 0.7  # own-colour distance over next colour's distance above this: doubtful
-NAMED_PIECE = 0.1  # of a cube: a piece of no colour this large is named by its mean colour, if by margin
 SOLID = 0.5  # of a cube's radius: a region that survives opening with a disc this wide is solid, no rim
 
 
@@ -255,32 +250,11 @@ def _holds(box: tuple[int, int, int, int], x: float, y: float) -> bool:
     return bx <= x <= bx + bw and by <= y <= by + bh
 
 
-def _same_hue(lab: np.ndarray, ref: np.ndarray) -> bool:
-    """Whether a Lab value (a, b centred) has the hue of a reference mean: both without
-    chroma (a black cube gone grey), or both chromatic within :data:`SAME_HUE`."""
-    chroma, ref_chroma = math.hypot(lab[1], lab[2]), math.hypot(ref[1], ref[2])
-    if ref_chroma < CHROMATIC:
-        return chroma < 2 * CHROMATIC
-    return chroma >= CHROMATIC and hue_gap(lab[1:], ref[1:]) <= SAME_HUE
-
-
 def _camera_box(geo: _Geometry, blobs: Blobs, label: int) -> tuple[int, int, int, int]:
     """A blob's bounding box in camera pixels."""
     bx, by, bw, bh = (int(v) for v in blobs.stats[label, :4])
     s, (x0, y0) = geo.scale, geo.crop[:2]
     return (bx * s + x0, by * s + y0, bw * s, bh * s)
-
-
-def _shade_of_its_colour(geo: _Geometry, blobs: Blobs, label: int) -> bool:
-    """Whether a blob's pixels of no colour are, on average, a shade of a colour the blob
-    holds a third of a cube of: within :data:`NO_COLOUR_AT_ALL` of it and of its hue."""
-    held = {c + 1 for c in np.flatnonzero(blobs.histogram[label, 1:UNKNOWN] >= UNPLACED * geo.unit_area)}
-    if not held:  # a keyboard, a hand: no colour of its own to be a shade of
-        return False
-    n = blobs.histogram[label, UNKNOWN]
-    lab = to_lab((blobs.colour_sum[label, UNKNOWN] / max(n, 1))[None, :].astype(np.uint8))[0] - (0.0, 128.0, 128.0)
-    return any(code in held and float(shade_distance(lab[None, :], mean, inv, shades)[0]) <= NO_COLOUR_AT_ALL
-               and _same_hue(lab, mean) for code, mean, inv, shades in geo.colour_refs)
 
 
 def _unknown_piece(blobs: Blobs, classes: np.ndarray, label: int, radius: float) -> float:
@@ -295,93 +269,6 @@ def _unknown_piece(blobs: Blobs, classes: np.ndarray, label: int, radius: float)
     return float(stats[1:, cv2.CC_STAT_AREA].max()) if n > 1 else 0.0
 
 
-def _distances(geo: _Geometry, lab: np.ndarray, codes: np.ndarray | None = None
-               ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """For N Lab colours (a and b centred): the distance to their own colour's nearest
-    reference (``codes``; without them, to the nearest colour's, which is then their own),
-    that reference's index in ``geo.colour_refs``, the distance to the nearest other colour,
-    and that colour's code (0 when there is none)."""
-    dists = [shade_distance(lab, mean, inv, shades) for _, mean, inv, shades in geo.colour_refs]
-    if codes is None:
-        codes = np.array([ref[0] for ref in geo.colour_refs])[np.argmin(dists, axis=0)]
-    own = np.full(len(lab), np.inf)
-    other = np.full(len(lab), np.inf)
-    other_code = np.zeros(len(lab), int)
-    own_ref = np.zeros(len(lab), int)
-    for k, ((ref_code, _, _, _), dist) in enumerate(zip(geo.colour_refs, dists)):
-        mine = codes == ref_code
-        own_ref = np.where(mine & (dist < own), k, own_ref)
-        own = np.where(mine, np.minimum(own, dist), own)
-        closer = ~mine & (dist < other)
-        other = np.where(closer, dist, other)
-        other_code = np.where(closer, ref_code, other_code)
-    return own, own_ref, other, other_code
-
-
-def _by_margin(geo: _Geometry, lab: np.ndarray, own: np.ndarray, own_ref: np.ndarray,
-               other: np.ndarray) -> np.ndarray:
-    """Which colours are their own colour *by margin*: within :data:`NO_COLOUR_AT_ALL` of it,
-    every other colour :data:`CLEAR_MARGIN` times farther, and of its hue — an uncalibrated
-    purple is far from blue and farther from the rest, yet it is no blue cube."""
-    clear = (own <= NO_COLOUR_AT_ALL) & (other >= CLEAR_MARGIN * own)
-    for i in np.flatnonzero(clear):  # few: only colours the light moved far
-        clear[i] = _same_hue(lab[i], geo.colour_refs[own_ref[i]][1])
-    return clear
-
-
-def _colour_doubts(geo: _Geometry, blobs: Blobs,
-                   pieces: list[tuple[int, int]]) -> list[tuple[float, str | None, bool]]:
-    """For each (blob, colour code) piece: the distance of its pixels' mean colour to that
-    colour's nearest reference, the other colour it is nearly as close to (its distance over
-    the other's above :data:`COLOUR_DOUBT`) or None, and whether it is that colour *by margin*
-    only: farther than :data:`NO_SUCH_COLOUR` from it (light the correction missed), but every
-    other colour :data:`CLEAR_MARGIN` times farther still — counted, and flagged."""
-    if not pieces:
-        return []
-    labels = np.array([p[0] for p in pieces])
-    codes = np.array([p[1] for p in pieces])
-    sums = blobs.colour_sum[labels, codes] + blobs.colour_sum[labels, codes + AMBIGUOUS]
-    n = blobs.histogram[labels, codes] + blobs.histogram[labels, codes + AMBIGUOUS]
-    lab = to_lab((sums / np.maximum(n, 1)[:, None]).astype(np.uint8)) - (0.0, 128.0, 128.0)
-    own, own_ref, other, other_code = _distances(geo, lab, codes)
-    doubt = (other_code > 0) & (own > 1.0) & (own > COLOUR_DOUBT * other)
-    # Open set by margin: far from its colour under this light, but clearly nearer to it than
-    # to any other colour, an object is that colour (flagged, below) — not unknown.
-    by_margin = own > NO_SUCH_COLOUR
-    by_margin[by_margin] = _by_margin(geo, lab[by_margin], own[by_margin], own_ref[by_margin], other[by_margin])
-    return [(float(o), CUBE_COLORS[c - 1] if d else None, bool(m))
-            for o, c, d, m in zip(own, other_code, doubt, by_margin)]
-
-
-def _name_by_margin(geo: _Geometry, classes: np.ndarray, relit: np.ndarray) -> None:
-    """Pieces of no colour named by their mean colour, in place: a piece of pixels of no
-    calibrated colour, of :data:`NAMED_PIECE` of a cube or more, whose mean colour is a colour
-    *by margin* (:func:`_by_margin`) takes that colour. Pixel by pixel, a block the
-    light made deeper or more saturated than its sample lies beyond every colour; averaged
-    over the piece it is still clearly its own, and open set by margin names it (the object
-    is then flagged when its colour is far, see :func:`_colour_doubts`). A hand, a coin, a
-    die stay unknown."""
-    h, w = classes.shape
-    size = (max(1, w // 2), max(1, h // 2))  # pieces of a tenth of a cube still show at half the pixels
-    strange = cv2.compare(cv2.resize(classes, size, interpolation=cv2.INTER_NEAREST), UNKNOWN, cv2.CMP_EQ)
-    least = NAMED_PIECE * geo.unit_area / 4
-    if cv2.countNonZero(strange) < least:
-        return
-    count, labels = cv2.connectedComponents(strange, connectivity=8)
-    big = np.flatnonzero(np.bincount(labels.ravel(), minlength=count)[1:] >= least) + 1
-    if not len(big):
-        return
-    half = cv2.resize(relit, size, interpolation=cv2.INTER_NEAREST)
-    masks = [cv2.compare(labels, int(piece), cv2.CMP_EQ) for piece in big]
-    mean = np.array([cv2.mean(half, mask=mask)[:3] for mask in masks])
-    lab = to_lab(np.round(mean).astype(np.uint8)) - (0.0, 128.0, 128.0)
-    own, own_ref, other, _ = _distances(geo, lab)
-    for mask, named, ref in zip(masks, _by_margin(geo, lab, own, own_ref, other), own_ref):
-        if named:
-            piece = cv2.resize(mask, (w, h), interpolation=cv2.INTER_NEAREST) > 0
-            classes[piece & (classes == UNKNOWN)] = geo.colour_refs[ref][0]
-
-
 def count_cubes(image: np.ndarray, calibration: Calibration,
                 empty: np.ndarray | None = None) -> TrayCount:
     """Count the cubes in a tray photo.
@@ -391,19 +278,52 @@ def count_cubes(image: np.ndarray, calibration: Calibration,
     it the light is read from the frame's own tray. Raises :class:`ImageReadError` /
     :class:`ImageSizeError` for unusable photos. Guarantees: counts are never negative, every
     counted cube's centre lies in the tray outline, and every doubtful blob is listed.
+
+    The stages, each a function below: :func:`_read_frame` (relight and classify),
+    :func:`_read_blobs` (objects found, unknown ones set apart), the frame's cube size
+    (:func:`~companion.vision.sizing.size_factor`), :func:`_count_blobs` (how many objects each
+    blob holds, and where), :func:`_report` (cubes, colours, doubts) and :func:`_say_faces`
+    (what reads as tray but is not).
     """
-    tables = calibration.tables  # built once per calibration, on first use; not part of a count's time
+    _ = calibration.tables  # built once per calibration, on first use; not part of a count's time
     face_cells = _face_table(calibration)  # likewise
     start = time.perf_counter()
     image = check_image(image)
-    h, w = image.shape[:2]
     empty = check_empty(empty, image, "the tray photo")
-    geo = _geometry(calibration, w, h)
+    geo = _geometry(calibration, image.shape[1], image.shape[0])
+    relit, classes = _read_frame(image, empty, calibration, geo)
+    found = _read_blobs(geo, classes, relit)
+    shapes = Shapes(found.blobs, geo.unit_radius)
+    voters = np.flatnonzero(found.has_colour & ~found.is_unknown & (found.area >= 0.2 * geo.unit_area))
+    colour_px = found.confident + found.ambiguous  # the blob's area shared out by its colours' pixels
+    colour_area = colour_px * (found.area / np.maximum(colour_px.sum(axis=1), 1.0))[:, None]
+    factor, guessed = size_factor(found.blobs, shapes, voters, found.area, colour_area, geo.unit_area,
+                                  geo.unit_radius, geo.roi_mask is not None)
+    unit = geo.unit_area * factor * factor  # one cube's area in this frame, working pixels
+    counted, crumbs, waists = _count_blobs(geo, found, shapes, factor, unit, calibration.round_objects, classes, relit)
+    cubes, doubts = _report(geo, found, counted, crumbs, waists, unit, guessed, classes)
+    _say_faces(geo, classes, relit, face_cells, unit, factor, empty is None, found.unknown_boxes, doubts)
+    counts: dict[str, int] = {}
+    sure: dict[str, float] = {}
+    for c in cubes:
+        counts[c.color] = counts.get(c.color, 0) + 1
+        sure[c.color] = min(sure.get(c.color, 1.0), c.confidence)
+    doubtful = tuple(d for _, d in sorted(doubts, key=lambda item: item[0]))
+    ms = (time.perf_counter() - start) * 1000.0
+    return TrayCount(counts, tuple(cubes), len(found.unknown_boxes), ms, tuple(found.unknown_boxes),
+                     sure, doubtful, factor)
+
+
+def _read_frame(image: np.ndarray, empty: np.ndarray | None, calibration: Calibration,
+                geo: _Geometry) -> tuple[np.ndarray, np.ndarray]:
+    """Stage 1: the crop at working resolution relit to the calibration light, and its class
+    map — blacks lifted since calibration taken off (haze, see
+    :mod:`~companion.vision.black_level`), and pieces of no colour named by their mean colour
+    where it is a colour by margin (:func:`~companion.vision.naming.name_by_margin`)."""
     x0, y0, x1, y1 = geo.crop
-    s = geo.scale
-    small = light.shrink(image[y0:y1, x0:x1], s)
-    empty_small = None if empty is None else light.shrink(empty[y0:y1, x0:x1], s)
-    relit, classes = class_map(small, calibration.references, tables, calibration.tray_bgr,
+    small = light.shrink(image[y0:y1, x0:x1], geo.scale)
+    empty_small = None if empty is None else light.shrink(empty[y0:y1, x0:x1], geo.scale)
+    relit, classes = class_map(small, calibration.references, calibration.tables, calibration.tray_bgr,
                                empty_small, geo.tray_cells)
     lift = 0.0
     if calibration.dark is not None:  # haze: blacks lifted since calibration (see black_level)
@@ -411,9 +331,32 @@ def count_cubes(image: np.ndarray, calibration: Calibration,
     if lift:
         small = remove_lift(small, lift)
         empty_small = None if empty_small is None else remove_lift(empty_small, lift)
-        relit, classes = class_map(small, calibration.references, tables, calibration.tray_bgr,
+        relit, classes = class_map(small, calibration.references, calibration.tables, calibration.tray_bgr,
                                    empty_small, geo.tray_cells)
-    _name_by_margin(geo, classes, relit)
+    name_by_margin(geo.colour_refs, geo.unit_area, classes, relit)
+    return relit, classes
+
+
+@dataclass
+class _BlobReading:
+    """Stage 2: the blobs of a class map and what each holds (one row per label; 0 the tray)."""
+
+    blobs: Blobs
+    total: np.ndarray  # pixels
+    strange: np.ndarray  # pixels of no calibrated colour
+    confident: np.ndarray  # labels × colours: pixels of each colour, sure
+    ambiguous: np.ndarray  # … nearly as close to the next colour
+    votes: np.ndarray  # labels × colours: confident pixels, ambiguous ones a quarter
+    area: np.ndarray  # working pixels that make cubes (see _read_blobs)
+    has_colour: np.ndarray  # bool per label
+    is_unknown: np.ndarray  # bool per label: mostly of no calibrated colour
+    named_not: set[int]  # labels holding a solid piece of no colour (reported unknown, no cubes)
+    unknown_boxes: list[tuple[int, int, int, int]]  # camera pixels, in the order they were found
+
+
+def _read_blobs(geo: _Geometry, classes: np.ndarray, relit: np.ndarray) -> _BlobReading:
+    """Stage 2: blobs cut where two colours meet, unknown blobs set apart and boxed, and each
+    blob's area in pixels that make cubes."""
     # Two colours that meet are two objects (unless the calibration found them alike): blobs
     # are cut between colours' solid regions.
     blobs = find_blobs(classes, relit, int(round(SOLID * geo.unit_radius)) | 1, geo.alike)
@@ -426,7 +369,8 @@ def count_cubes(image: np.ndarray, calibration: Calibration,
     # as no colour — but beside that colour's own pixels and of its hue, it is that block.
     shaded = np.zeros(len(hist), bool)
     for label in np.flatnonzero(strange >= MIN_FRACTION * geo.unit_area):
-        shaded[label] = label > 0 and _shade_of_its_colour(geo, blobs, int(label))
+        shaded[label] = label > 0 and shade_of_its_colour(geo.colour_refs, blobs, int(label),
+                                                          UNPLACED * geo.unit_area)
     is_unknown &= ~shaded
     unknown_boxes = []
     for label in np.flatnonzero(is_unknown):
@@ -448,32 +392,39 @@ def count_cubes(image: np.ndarray, calibration: Calibration,
     has_colour = votes.sum(axis=1) > 0
     # Half an object of no calibrated colour in one solid piece among cubes is something the
     # counter cannot name lying in the pile (a cube of a colour with no sample, one the light
-    # moved far, a die): reported unknown below, and its area makes no cubes (nor sizes the frame).
+    # moved far, a die): reported unknown later, and its area makes no cubes (nor sizes the frame).
     named_not = set()
     for label in np.flatnonzero(has_colour & ~is_unknown & ~shaded & (strange >= MIN_FRACTION * geo.unit_area)):
         piece = _unknown_piece(blobs, classes, int(label), geo.unit_radius)
         if piece >= MIN_FRACTION * geo.unit_area:
             named_not.add(int(label))
             area[label] -= piece
-    shapes = Shapes(blobs, geo.unit_radius)
-    voters = np.flatnonzero(has_colour & ~is_unknown & (area >= 0.2 * geo.unit_area))
-    colour_px = confident + ambiguous  # the blob's area shared out by its colours' pixels
-    colour_area = colour_px * (area / np.maximum(colour_px.sum(axis=1), 1.0))[:, None]
-    factor, guessed = size_factor(blobs, shapes, voters, area, colour_area, geo.unit_area, geo.unit_radius,
-                                  geo.roi_mask is not None)
-    unit = geo.unit_area * factor * factor
-    cube_blobs = np.flatnonzero(has_colour & (area >= 0.3 * unit))
+    return _BlobReading(blobs, total, strange, confident, ambiguous, votes, area, has_colour, is_unknown,
+                        named_not, unknown_boxes)
 
-    depths = PEAK_DEPTHS if calibration.round_objects else (CORE_DEPTH,)
-    waists = np.max([cores(blobs, d * geo.unit_radius * factor) for d in depths], axis=0)
-    found = []  # (label, ratio, n, objects, by_shape)
+
+def _count_blobs(geo: _Geometry, found: _BlobReading, shapes: Shapes, factor: float, unit: float,
+                 round_objects: bool, classes: np.ndarray, relit: np.ndarray
+                 ) -> tuple[list, list[tuple[int, float]], np.ndarray]:
+    """Stage 4: how many objects each blob holds at the frame's cube size (``factor`` of the
+    calibrated one, ``unit`` working pixels of area), and which colour each is and where
+    (:func:`~companion.vision.placing.place_objects`).
+
+    Returns the counted blobs as (label, area ratio, objects, placed objects, by shape), the
+    crumbs as (label, ratio) — a third to half of an object, counted as none — and each blob's
+    number of separate cores."""
+    cube_blobs = np.flatnonzero(found.has_colour & (found.area >= 0.3 * unit))
+    depths = PEAK_DEPTHS if round_objects else (CORE_DEPTH,)
+    waists = np.max([cores(found.blobs, d * geo.unit_radius * factor) for d in depths], axis=0)
+    counted = []  # (label, ratio, n, objects, by_shape)
     crumbs = []  # (label, ratio): a third to half of an object, counted as none
     for label in cube_blobs:
-        ratio = float(area[label] / unit)
+        votes = found.votes[label]
+        ratio = float(found.area[label] / unit)
         n = max(int(ratio + 0.5), int(waists[label]))  # half up: round(0.5) is 0 in Python
-        if calibration.round_objects and 1 <= waists[label] and ratio <= waists[label] + ROUND_SLACK:
+        if round_objects and 1 <= waists[label] and ratio <= waists[label] + ROUND_SLACK:
             n = int(waists[label])  # round objects of mixed sizes: their waists count, not area
-        one_colour = votes[label].max() >= ONE_COLOUR * votes[label].sum()
+        one_colour = votes.max() >= ONE_COLOUR * votes.sum()
         by_shape = ratio < COMPACT[2] and one_colour and shapes.one_object(int(label), 0.5 * geo.unit_radius * factor)
         if by_shape:
             n = 1
@@ -485,29 +436,44 @@ def count_cubes(image: np.ndarray, calibration: Calibration,
         # a red block touching a green one along a straight side has no waist, and the area of
         # one large object — without this the red one went missing without a flag.
         # And as many objects as its own pixels make whole ones, where those fit in the count.
-        own = np.where(confident[label] >= MIN_FRACTION * unit, np.maximum(np.round(confident[label] / unit), 1), 0)
+        confident = found.confident[label]
+        own = np.where(confident >= MIN_FRACTION * unit, np.maximum(np.round(confident / unit), 1), 0)
         if own.sum() > max(n, np.count_nonzero(own)):
             own = np.minimum(own, 1)
         sure = tuple(int(c) + 1 for c in np.flatnonzero(own) for _ in range(int(own[c])))
         n = max(n, len(sure))
-        found.append((int(label), ratio, n, place_objects(blobs, classes, relit, geo.colour_refs, int(label),
-                                                     votes[label], n, not calibration.round_objects, sure),
-                      by_shape))
-    pieces = [(label, code) for label, _, _, objects, _ in found for code in sorted({c for c, _, _ in objects})]
-    doubt_of = dict(zip(pieces, _colour_doubts(geo, blobs, pieces)))
+        counted.append((int(label), ratio, n, place_objects(found.blobs, classes, relit, geo.colour_refs, int(label),
+                                                            votes, n, not round_objects, sure), by_shape))
+    return counted, crumbs, waists
 
+
+def _camera_point(geo: _Geometry, x: float, y: float) -> tuple[float, float]:
+    """A point of the working image in camera pixels."""
+    return x * geo.scale + geo.crop[0], y * geo.scale + geo.crop[1]
+
+
+def _report(geo: _Geometry, found: _BlobReading, counted: list, crumbs: list[tuple[int, float]],
+            waists: np.ndarray, unit: float, guessed: bool, classes: np.ndarray
+            ) -> tuple[list[CubeDetection], list[tuple[float, Doubt]]]:
+    """Stage 5: the cubes in camera pixels with how sure each is, and the doubts (each with the
+    confidence it sorts by), at ``unit`` working pixels per cube (``guessed``: that size is a
+    guess); blobs of a colour no calibration holds join ``found.unknown_boxes``."""
+    blobs, unknown_boxes = found.blobs, found.unknown_boxes
+    pieces = [(label, code) for label, _, _, objects, _ in counted for code in sorted({c for c, _, _ in objects})]
+    doubt_of = dict(zip(pieces, colour_doubts(geo.colour_refs, blobs, pieces)))
     cubes: list[CubeDetection] = []
     doubts: list[tuple[float, Doubt]] = []
-    for label, ratio, n, objects, by_shape in found:
+    for label, ratio, n, objects, by_shape in counted:
+        votes = found.votes[label]
         seats = np.bincount([code - 1 for code, _, _ in objects], minlength=len(CUBE_COLORS))
-        share = votes[label] / votes[label].sum()
+        share = votes / votes.sum()
         # Halfway between two whole numbers is a coin toss: confidence 0 there. Votes that
         # disagree with the colours given out, and pixels of no known colour, lower it too.
         purity = 1.0 - 0.5 * float(np.abs(seats / n - share).sum())
-        base = (1.0 - 2.0 * abs(ratio - n)) * purity * (1.0 - strange[label] / total[label])
+        base = (1.0 - 2.0 * abs(ratio - n)) * purity * (1.0 - found.strange[label] / found.total[label])
         bx, by, bw, bh = (int(v) for v in blobs.stats[label, :4])
         bbox = _camera_box(geo, blobs, label)
-        if label in named_not and bbox not in unknown_boxes:
+        if label in found.named_not and bbox not in unknown_boxes:
             unknown_boxes.append(bbox)
         for code in sorted({code for code, _, _ in objects}):
             color = CUBE_COLORS[code - 1]
@@ -519,45 +485,50 @@ def count_cubes(image: np.ndarray, calibration: Calibration,
             confidence = round(max(0.05, min(0.99, base * (0.5 if (other or far) else 1.0))), 3)
             placed = [(cx, cy) for c, cx, cy in objects if c == code and _inside(geo, cx, cy)]
             for cx, cy in placed:
-                cubes.append(CubeDetection(color, (cx + 0.5) * s + x0, (cy + 0.5) * s + y0, confidence, bbox))
+                cubes.append(CubeDetection(color, *_camera_point(geo, cx + 0.5, cy + 0.5), confidence, bbox))
             if not placed:
                 continue
             cx, cy = np.mean(placed, axis=0)
-            centre = ((cx + 0.5) * s + x0, (cy + 0.5) * s + y0)
             if other is not None or far:
-                doubts.append((confidence, Doubt(color, len(placed), "colour", other or "unknown", *centre, bbox)))
+                doubts.append((confidence, Doubt(color, len(placed), "colour", other or "unknown",
+                                                 *_camera_point(geo, cx + 0.5, cy + 0.5), bbox)))
         held = {code for code, _, _ in objects}
-        for c in np.flatnonzero(confident[label] >= UNPLACED * unit):
+        for c in np.flatnonzero(found.confident[label] >= UNPLACED * unit):
             if c + 1 not in held:  # a third of an object of its own, and no place: say so
                 (cx, cy), = cube_centres(blobs, classes, label, [c + 1], 1)
                 doubts.append((round(max(0.05, base), 3), Doubt(
-                    CUBE_COLORS[c], 0, "size", "1", (cx + 0.5) * s + x0, (cy + 0.5) * s + y0, bbox)))
+                    CUBE_COLORS[c], 0, "size", "1", *_camera_point(geo, cx + 0.5, cy + 0.5), bbox)))
         # Without an outline the photo may be taken from the side: a pile's area leaves out
         # what its front hides, so a count its cores do not show rests on a guess too.
         by_area = not by_shape and n > waists[label]
         if abs(ratio - n) > SIZE_DOUBT or (guessed and not by_shape) or (geo.roi_mask is None and by_area):
             alt = n + 1 if ratio >= n else n - 1
             main = CUBE_COLORS[int(np.argmax(seats))]
-            cx, cy = bx + bw / 2, by + bh / 2
             doubts.append((round(max(0.05, base), 3),
-                           Doubt(main, n, "size", str(alt), cx * s + x0, cy * s + y0, bbox)))
+                           Doubt(main, n, "size", str(alt), *_camera_point(geo, bx + bw / 2, by + bh / 2), bbox)))
     for label, ratio in crumbs:  # counted as none, but a third of an object or more: said
         bx, by, bw, bh = (int(v) for v in blobs.stats[label, :4])
         if _inside(geo, bx + bw / 2, by + bh / 2):
-            main = CUBE_COLORS[int(np.argmax(votes[label]))]
+            main = CUBE_COLORS[int(np.argmax(found.votes[label]))]
             doubts.append((round(max(0.05, 1.0 - 2.0 * ratio), 3), Doubt(
-                main, 0, "size", "1", (bx + bw / 2) * s + x0, (by + bh / 2) * s + y0,
-                _camera_box(geo, blobs, label))))
-    # A block's lit face that reads as tray beside its own colour: said (once), never counted.
-    # A coloured patch the tray does not explain, beside no block of its hue: an unknown object.
+                main, 0, "size", "1", *_camera_point(geo, bx + bw / 2, by + bh / 2), _camera_box(geo, blobs, label))))
+    return cubes, doubts
+
+
+def _say_faces(geo: _Geometry, classes: np.ndarray, relit: np.ndarray, face_cells: np.ndarray, unit: float,
+               factor: float, unexplained: bool, unknown_boxes: list, doubts: list[tuple[float, Doubt]]) -> None:
+    """Stage 6, in place: a block's lit face that reads as tray beside its own colour is said
+    (once: "0 or 1?"), never counted; with ``unexplained`` (no empty photo), a coloured patch
+    the tray does not explain, beside no block of its hue, is an unknown object
+    (:mod:`companion.vision.faces`)."""
     for face in faces_read_as_tray(classes, relit, face_cells, UNPLACED * unit, SOLID * geo.unit_radius * factor,
-                                   unexplained=empty is None):
+                                   unexplained=unexplained):
         cx, cy = face.centre
-        x, y = (cx + 0.5) * s + x0, (cy + 0.5) * s + y0
-        fx, fy, fw, fh = face.box
-        box = (fx * s + x0, fy * s + y0, fw * s, fh * s)
         if not _inside(geo, cx, cy):
             continue
+        x, y = _camera_point(geo, cx + 0.5, cy + 0.5)
+        fx, fy, fw, fh = face.box
+        box = (*_camera_point(geo, fx, fy), fw * geo.scale, fh * geo.scale)
         if face.code == UNKNOWN:
             if not any(_holds(b, x, y) for b in [*unknown_boxes, *(d.bbox for _, d in doubts)]):
                 unknown_boxes.append(box)
@@ -565,12 +536,3 @@ def count_cubes(image: np.ndarray, calibration: Calibration,
         color = CUBE_COLORS[face.code - 1]
         if not any(d.color == color and _holds(d.bbox, x, y) for _, d in doubts):
             doubts.append((0.05, Doubt(color, 0, "size", "1", x, y, box)))
-    counts: dict[str, int] = {}
-    sure: dict[str, float] = {}
-    for c in cubes:
-        counts[c.color] = counts.get(c.color, 0) + 1
-        sure[c.color] = min(sure.get(c.color, 1.0), c.confidence)
-    doubtful = tuple(d for _, d in sorted(doubts, key=lambda item: item[0]))
-    ms = (time.perf_counter() - start) * 1000.0
-    return TrayCount(counts, tuple(cubes), len(unknown_boxes), ms, tuple(unknown_boxes),
-                     sure, doubtful, factor)

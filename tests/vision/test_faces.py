@@ -6,9 +6,10 @@ import numpy as np
 import pytest
 
 from companion.vision.classify import BACKGROUND, UNKNOWN, code_of, lut_index
-from companion.vision.counting import SAME_HUE, _face_table, _geometry
+from companion.vision.counting import _face_table, _geometry
 from companion.vision.faces import face_table, faces_read_as_tray
 from companion.vision.frontend import NO_HUE
+from companion.vision.naming import SAME_HUE
 
 RED = code_of("red")
 PALE_RED = (150, 150, 235)  # red with white added: the red hue, half its chroma
