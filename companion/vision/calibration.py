@@ -40,6 +40,7 @@ from companion.vision.classify import AMBIGUOUS, BACKGROUND, CLASS_NAMES, Refere
 from companion.vision.colors import CUBE_COLORS
 from companion.vision.errors import CalibrationError, ImageReadError, ImageSizeError
 from companion.vision.frontend import class_map
+from companion.vision.lit_faces import shows_a_side
 from companion.vision.samples import Box, Sample, box_text, core, is_round, sample_object, sample_reference
 from companion.vision.segment import N_CLASSES, find_blobs
 from companion.vision.tray import colour_warnings, outline_mask, sample_area, tray_pixels, tray_references
@@ -83,6 +84,10 @@ class Calibration:
     # levels), against which a frame's black level is read (see black_level). None in files
     # written before it was kept: no lift is then removed.
     dark: tuple[float, float] | None = None
+    # Whether the camera sees the (non-round) objects from the side: a sample showed a top and a
+    # side lit differently. Blocks are then counted by their lit faces (see lit_faces). False in
+    # files written before it was kept, and for a camera looking straight at the cubes.
+    seen_from_side: bool = False
 
     @property
     def colors(self) -> tuple[str, ...]:
@@ -125,6 +130,7 @@ class Calibration:
             "camera": self.camera,
             "warnings": list(self.warnings),
             "dark": None if self.dark is None else [round(v, 2) for v in self.dark],
+            "seen_from_side": self.seen_from_side,
         }
 
 
@@ -276,8 +282,14 @@ def calibrate(image: np.ndarray, samples: Iterable[Sample], backgrounds: Iterabl
         radii.setdefault(s.color, []).append(radius * scale)
     cube_area = {c: float(np.median(a)) for c, a in areas.items()}
     cube_radius = {c: float(np.median(r)) for c, r in radii.items()}
+    # Round objects are split at their waists; blocks seen from the side are counted by their
+    # lit faces (a sample showing a top and a side says the camera looks from the side).
+    round_objects = is_round(masks)
+    seen_from_side = not round_objects and any(
+        shows_a_side(image[y:y + h, x:x + w], mask) for (x, y, w, h), mask in zip((s.box for s in samples), masks))
     return Calibration((width, height), roi_points, scale, references, cube_area, cube_radius,
-                       tray_bgr, cells, is_round(masks), samples, backgrounds, {}, tuple(warnings), dark)
+                       tray_bgr, cells, round_objects, samples, backgrounds, {}, tuple(warnings), dark,
+                       seen_from_side)
 
 
 def _reaches_out(stats: np.ndarray, x: int, y: int, w: int, h: int) -> bool:
@@ -357,8 +369,9 @@ def calibration_from_dict(data: object, name: str = "The calibration") -> Calibr
         cells = data.get("tray_cells")
         cells = None if cells is None else np.array(cells, dtype=np.float64)
         round_objects = data.get("round_objects", False)
-        if not isinstance(round_objects, bool):
-            raise bad("round_objects must be true or false")
+        seen_from_side = data.get("seen_from_side", False)
+        if not isinstance(round_objects, bool) or not isinstance(seen_from_side, bool):
+            raise bad("round_objects and seen_from_side must be true or false")
         samples = tuple(Sample(str(s["color"]), tuple(int(v) for v in s["box"]))
                         for s in data.get("samples", []))
         backgrounds = tuple(tuple(int(v) for v in b) for b in data.get("backgrounds", []))
@@ -398,7 +411,7 @@ def calibration_from_dict(data: object, name: str = "The calibration") -> Calibr
     except (CalibrationError, TypeError, IndexError) as exc:
         raise bad(f"the tray outline is wrong ({exc})") from None
     return Calibration((w, h), roi_points, scale, references, areas, radii, tray_bgr, cells,
-                       round_objects, samples, backgrounds, camera, warnings, dark)
+                       round_objects, samples, backgrounds, camera, warnings, dark, seen_from_side)
 
 
 def _reference_from(d, bad) -> Reference:

@@ -41,6 +41,11 @@ Rules the count follows (documented for players in docs/vision.md):
   object as long as its area is under 2.2 cubes — two touching cubes make a rectangle twice as
   long as wide, and a 2×2 block has four cubes' area — even when it is small (down to 0.3 of a
   cube, when its radius is at least half a cube's).
+- Where the calibration saw its samples from the side (a top and a side lit differently:
+  blocks photographed at an angle), a blob's objects of each colour are its *lit faces* —
+  pieces of that colour cut apart by edges in the lightness, a quarter of a cube or more, lit
+  within 30 levels of the colour's brightest face there — one per block
+  (:mod:`companion.vision.lit_faces`); where the area says otherwise the blob is doubtful.
 - Which colour each object is: :mod:`companion.vision.placing`.
 - The confidence of a cube is ``1 − 2·|area ratio − n|`` (0 halfway between two counts) times
   the share of its blob's votes that agree with the colours given out, times the share of its
@@ -84,6 +89,7 @@ from companion.vision.colors import CUBE_COLORS
 from companion.vision.errors import ImageSizeError
 from companion.vision.faces import face_table, faces_read_as_tray
 from companion.vision.frontend import NO_HUE, class_map
+from companion.vision.lit_faces import FACE_AREA, lightness_edges, lit_faces
 from companion.vision.naming import NO_SUCH_COLOUR, SAME_HUE, colour_doubts, name_by_margin, shade_of_its_colour
 from companion.vision.placing import cube_centres, place_objects
 from companion.vision.segment import Blobs, cores, find_blobs
@@ -282,8 +288,9 @@ def count_cubes(image: np.ndarray, calibration: Calibration,
     The stages, each a function below: :func:`_read_frame` (relight and classify),
     :func:`_read_blobs` (objects found, unknown ones set apart), the frame's cube size
     (:func:`~companion.vision.sizing.size_factor`), :func:`_count_blobs` (how many objects each
-    blob holds, and where), :func:`_report` (cubes, colours, doubts) and :func:`_say_faces`
-    (what reads as tray but is not).
+    blob holds, and where; for blocks seen from the side :func:`_by_lit_faces`),
+    :func:`_report` (cubes, colours, doubts) and :func:`_say_faces` (what reads as tray but is
+    not).
     """
     _ = calibration.tables  # built once per calibration, on first use; not part of a count's time
     face_cells = _face_table(calibration)  # likewise
@@ -301,6 +308,8 @@ def count_cubes(image: np.ndarray, calibration: Calibration,
                                   geo.unit_radius, geo.roi_mask is not None)
     unit = geo.unit_area * factor * factor  # one cube's area in this frame, working pixels
     counted, crumbs, waists = _count_blobs(geo, found, shapes, factor, unit, calibration.round_objects, classes, relit)
+    if calibration.seen_from_side:  # blocks by their lit faces, not their area
+        counted = _by_lit_faces(geo, image, classes, found, counted, unit)
     cubes, doubts = _report(geo, found, counted, crumbs, waists, unit, guessed, classes)
     _say_faces(geo, classes, relit, face_cells, unit, factor, empty is None, found.unknown_boxes, doubts)
     counts: dict[str, int] = {}
@@ -445,6 +454,34 @@ def _count_blobs(geo: _Geometry, found: _BlobReading, shapes: Shapes, factor: fl
         counted.append((int(label), ratio, n, place_objects(found.blobs, classes, relit, geo.colour_refs, int(label),
                                                             votes, n, not round_objects, sure), by_shape))
     return counted, crumbs, waists
+
+
+def _by_lit_faces(geo: _Geometry, image: np.ndarray, classes: np.ndarray, found: _BlobReading, counted: list,
+                  unit: float) -> list:
+    """Stage 4, for a camera that sees the objects from the side (the calibration's samples
+    showed it): in each counted blob, each colour with a lit face has its lit faces for objects,
+    one per block (:mod:`companion.vision.lit_faces`); the blob's area ratio stays, so a count
+    its area does not bear out is doubtful (size) in :func:`_report`."""
+    s, (x0, y0) = geo.scale, geo.crop[:2]
+    out = []
+    for label, ratio, n, objects, by_shape in counted:
+        bx, by, bw, bh = (int(v) for v in found.blobs.stats[label, :4])
+        codes = [int(c) + 1 for c in np.flatnonzero(found.confident[label] + found.ambiguous[label]
+                                                     >= FACE_AREA * unit)]
+        crop = image[y0 + by * s:y0 + (by + bh) * s, x0 + bx * s:x0 + (bx + bw) * s]
+        size = (crop.shape[1], crop.shape[0])
+        big = cv2.resize(classes[by:by + bh, bx:bx + bw], size, interpolation=cv2.INTER_NEAREST)
+        inside = cv2.resize((found.blobs.labels[by:by + bh, bx:bx + bw] == label).view(np.uint8), size,
+                            interpolation=cv2.INTER_NEAREST) > 0
+        lightness, edges = lightness_edges(crop)
+        lit = lit_faces(lightness, edges, big, inside, codes, unit * s * s)
+        if lit:  # working pixels, as the placed objects are
+            objects = [o for o in objects if o[0] not in lit] + [
+                (code, bx + (x + 0.5) / s - 0.5, by + (y + 0.5) / s - 0.5) for code, faces in lit.items()
+                for x, y in faces]
+            n = len(objects)
+        out.append((label, ratio, n, objects, by_shape))
+    return out
 
 
 def _camera_point(geo: _Geometry, x: float, y: float) -> tuple[float, float]:

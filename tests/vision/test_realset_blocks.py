@@ -42,18 +42,28 @@ def test_boxes_drawn_on_the_blocks_calibrate_every_colour(blocks):
 
 @needs_blocks
 def test_the_blocks_found_take_their_own_colour(blocks):
-    """The colour stage: of the blocks counted at all, nearly every one in its own colour
-    (measured: 152 of 156; 155 of 159 before frames nearer than foreseen were sized by their
-    clusters, 156 of 160 before a box's look of its own block was kept out of the tray, 160
-    of 164 before frames were sized by blocks alone — piles were counted over then; 140 of
-    149 before blobs were cut where two colours meet); the desk is never counted red or
-    yellow in bulk. Extra cubes, counted where no block lies (the grey-blue keyboard read as
-    blue, a standing block counted as two by its area): 17 (21, 33 and 35 before those three
-    changes)."""
+    """The colour stage: of the blocks counted at all, every one in its own colour (measured:
+    167 of 167; 152 of 156 before blocks seen from the side were counted by their lit faces,
+    155 of 159 before frames nearer than foreseen were sized by their clusters, 160 of 164
+    before frames were sized by blocks alone, 140 of 149 before blobs were cut where two
+    colours meet); the desk is never counted red or yellow in bulk. Extra cubes, counted where
+    no block lies: 2 (17 before the lit faces — a standing block counted as two by its area,
+    the grey-blue keyboard read as blue — and 21, 33, 35 before the earlier changes)."""
     _, _, _, stages = blocks
-    assert stages.found >= 154, stages.line()
-    assert stages.right >= 0.95 * stages.found, stages.line()
-    assert stages.extra <= 19, stages.line()
+    assert stages.found >= 165, stages.line()
+    assert stages.found - stages.right <= 1, stages.line()
+    assert stages.extra <= 4, stages.line()
+
+
+@needs_blocks
+def test_the_blocks_are_seen_from_the_side_and_the_sweets_are_round(blocks):
+    """The set's calibration learns that its camera sees the blocks from the side (a sample
+    shows its lit top and its shaded side), so they are counted by their lit faces; the candy
+    set's sweets are round and are not."""
+    cal, _, _, _ = blocks
+    assert cal.seen_from_side and not cal.round_objects
+    candy = calibrate(read_image(CANDY.folder / CANDY.calibration_photo), CANDY.samples)
+    assert candy.round_objects and not candy.seen_from_side
 
 
 @needs_blocks
@@ -113,10 +123,14 @@ def test_block_counts_do_not_fall_below_today(blocks):
     _, truth, results, _ = blocks
     missed = sum(abs(truth[n].get(c, 0) - r.counts.get(c, 0))
                  for n, r in results.items() for c in set(truth[n]) | set(r.counts))
-    assert missed <= 73, f"objects miscounted: {missed}"  # measured: 71 (72 before close-ups were sized by their clusters, 71 before the samples' tray looks changed, 75 before sizing by blocks alone, 84 before the colour cut)
+    # measured: 49 (71 before the lit faces, 72 before close-ups were sized by their clusters,
+    # 71 before the samples' tray looks changed, 75 before sizing by blocks alone, 84 before the colour cut)
+    assert missed <= 52, f"objects miscounted: {missed}"
     exact = sum(all(truth[n].get(c, 0) == r.counts.get(c, 0) for c in set(truth[n]) | set(r.counts))
                 for n, r in results.items())
-    assert exact >= 8, f"photos exact: {exact}"  # measured: 8 (7 before the samples' tray looks changed, 8 before sizing by blocks alone, 3 before the colour cut)
+    # measured: 11 (8 before the lit faces, 7 before the samples' tray looks changed, 8 before
+    # sizing by blocks alone, 3 before the colour cut)
+    assert exact >= 11, f"photos exact: {exact}"
 
 
 @needs_blocks
@@ -241,15 +255,17 @@ def test_blocks_are_not_round_whichever_photo_calibrates(other_calibrated):
 
 @needs_blocks
 def test_calibrated_on_any_other_photo_few_blocks_vanish_unsaid(other_calibrated):
-    """Every other photo counted with each of those calibrations. Measured: 126 of 4 348
-    blocks missed without a flag (163 before coloured patches the tray does not explain were
-    reported, 137 before piles counted beyond their cores were said), 87 of 620 photos exact.
+    """Every other photo counted with each of those calibrations. Measured: 124 of 4 348
+    blocks missed without a flag (126 before blocks seen from the side were counted by their
+    lit faces, 163 before coloured patches the tray does not explain were reported, 137 before
+    piles counted beyond their cores were said), 129 of 620 photos exact (87 before the lit
+    faces).
     A floor on silence where the calibration photo is not the one the set came with: what a
     change tuned to that photo would lose."""
     stages = Stages()
     for run in other_calibrated:
         stages.extend(run.stages)
     assert stages.objects >= 4000, stages.line()
-    assert stages.missed <= 135, stages.line()
+    assert stages.missed <= 130, stages.line()
     exact = sum(run.score.exact for run in other_calibrated)
-    assert exact >= 80, f"photos exact: {exact}"
+    assert exact >= 120, f"photos exact: {exact}"

@@ -1,0 +1,105 @@
+"""Blocks counted by their lit faces (companion/vision/lit_faces.py): a camera that sees blocks
+from the side is told by its samples, and there each block is one lit face, however much of
+its side shows."""
+
+import cv2
+import numpy as np
+import pytest
+
+from companion.vision.calibration import Sample, calibrate, calibration_from_dict
+from companion.vision.classify import code_of
+from companion.vision.counting import count_cubes
+from companion.vision.errors import CalibrationError
+from companion.vision.lit_faces import FACE_AREA, LIT, lightness_edges, lit_faces, shows_a_side
+
+RED = code_of("red")
+DESK = (175, 180, 185)
+TOP, FRONT = (100, 100, 235), (35, 35, 150)  # one red block: its lit top, its side in shade
+SEAM = (20, 20, 60)
+
+
+def _block(image: np.ndarray, x: int, y: int, top: int, front: int, width: int = 40) -> None:
+    """A red block standing on the desk, seen from the side: its top above its front."""
+    cv2.rectangle(image, (x, y), (x + width - 1, y + top - 1), TOP, -1)
+    cv2.rectangle(image, (x, y + top), (x + width - 1, y + top + front - 1), FRONT, -1)
+
+
+def _row(image: np.ndarray, x: int, y: int, blocks: int, top: int, front: int) -> None:
+    """Blocks side by side, a dark seam between each two."""
+    for k in range(blocks):
+        _block(image, x + k * 42, y, top, front)
+        if k:
+            cv2.rectangle(image, (x + k * 42 - 2, y), (x + k * 42 - 1, y + top + front - 1), SEAM, -1)
+
+
+def _sample_photo() -> np.ndarray:
+    photo = np.full((300, 400, 3), DESK, np.uint8)
+    _block(photo, 180, 110, 20, 40)
+    return photo
+
+
+def test_a_block_showing_its_top_and_its_side_is_seen_from_the_side():
+    photo = _sample_photo()
+    mask = np.zeros((60, 40), bool)
+    mask[:, :] = True
+    assert shows_a_side(photo[110:170, 180:220], mask)
+    flat = np.full((60, 40, 3), TOP, np.uint8)
+    assert not shows_a_side(flat, mask)
+    # Shading within one face (a cube seen from above, lit unevenly) is no side.
+    shaded = np.dstack([np.tile(np.linspace(0, LIT / 2, 40), (60, 1))] * 3) + np.array(TOP) - LIT
+    assert not shows_a_side(np.clip(shaded, 0, 255).astype(np.uint8), mask)
+
+
+def test_each_lit_face_is_one_block_and_the_sides_are_none():
+    image = np.full((100, 200, 3), DESK, np.uint8)
+    _row(image, 20, 20, 3, 20, 40)
+    lightness, edges = lightness_edges(image)
+    classes = np.where((np.abs(image.astype(int) - DESK).sum(axis=2) > 30), RED, 0).astype(np.uint8)
+    inside = classes > 0
+    found = lit_faces(lightness, edges, classes, inside, [RED], unit=40 * 60)
+    assert len(found[RED]) == 3
+    for (x, y), k in zip(sorted(found[RED]), range(3)):
+        assert 20 + k * 42 <= x <= 60 + k * 42 and 20 <= y <= 40  # on the tops, not the fronts
+    # A piece smaller than FACE_AREA of a block is no face: with a block of 20 times the area,
+    # the tops are slivers and nothing is said by faces.
+    assert lit_faces(lightness, edges, classes, inside, [RED], unit=20 * 40 * 60 / FACE_AREA / 10) == {}
+
+
+def test_the_calibration_learns_whether_it_sees_the_objects_from_the_side():
+    sample = [Sample("red", (160, 90, 80, 100))]
+    side = calibrate(_sample_photo(), sample)
+    assert side.seen_from_side
+    above = np.full((300, 400, 3), DESK, np.uint8)
+    cv2.rectangle(above, (180, 130), (219, 169), TOP, -1)  # a cube seen from above: one face
+    assert not calibrate(above, [Sample("red", (160, 110, 80, 80))]).seen_from_side
+    # Kept in the file; files written before it was kept read as "from above".
+    assert calibration_from_dict(side.to_dict()).seen_from_side
+    old = side.to_dict()
+    del old["seen_from_side"]
+    assert not calibration_from_dict(old).seen_from_side
+    old["seen_from_side"] = "yes"
+    with pytest.raises(CalibrationError, match="seen_from_side"):
+        calibration_from_dict(old)
+
+
+def test_blocks_seen_from_the_side_are_counted_by_their_lit_faces_not_their_area():
+    """Calibrated on a block standing up (its top and a tall side), then three blocks seen
+    more from above (the same tops, short sides): their area is that of two calibrated blocks,
+    their lit faces are three."""
+    calibration = calibrate(_sample_photo(), [Sample("red", (160, 90, 80, 100))])
+    assert calibration.seen_from_side
+    frame = np.full((300, 400, 3), DESK, np.uint8)
+    _row(frame, 100, 120, 3, 20, 12)
+    result = count_cubes(frame, calibration)
+    assert result.counts == {"red": 3}
+    assert all(120 <= c.y <= 140 for c in result.cubes)  # each at its top
+    assert any(d.reason == "size" for d in result.doubtful)  # the area said otherwise: said
+    # The same frame counted as if seen from above: by its area, two.
+    from dataclasses import replace
+    assert count_cubes(frame, replace(calibration, seen_from_side=False)).counts == {"red": 2}
+
+
+def test_cubes_seen_from_below_are_not_seen_from_the_side(calibration):
+    """The renderer's tray photographed from below (the tower's camera): one face per cube, so
+    the count stays by area (touching dark cubes show no edge between them)."""
+    assert not calibration.seen_from_side
