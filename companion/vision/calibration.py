@@ -85,7 +85,7 @@ class Calibration:
     # written before it was kept: no lift is then removed.
     dark: tuple[float, float] | None = None
     # Whether the camera sees the (non-round) objects from the side: a sample showed a top and a
-    # side lit differently. Blocks are then counted by their lit faces (see lit_faces). False in
+    # side lit differently. Blocks are then counted by their faces lit alike (see lit_faces). False in
     # files written before it was kept, and for a camera looking straight at the cubes.
     seen_from_side: bool = False
 
@@ -283,7 +283,7 @@ def calibrate(image: np.ndarray, samples: Iterable[Sample], backgrounds: Iterabl
     cube_area = {c: float(np.median(a)) for c, a in areas.items()}
     cube_radius = {c: float(np.median(r)) for c, r in radii.items()}
     # Round objects are split at their waists; blocks seen from the side are counted by their
-    # lit faces (a sample showing a top and a side says the camera looks from the side).
+    # faces lit alike (a sample showing a top and a side says the camera looks from the side).
     round_objects = is_round(masks)
     seen_from_side = not round_objects and any(
         shows_a_side(image[y:y + h, x:x + w], mask) for (x, y, w, h), mask in zip((s.box for s in samples), masks))

@@ -42,10 +42,11 @@ Rules the count follows (documented for players in docs/vision.md):
   long as wide, and a 2×2 block has four cubes' area — even when it is small (down to 0.3 of a
   cube, when its radius is at least half a cube's).
 - Where the calibration saw its samples from the side (a top and a side lit differently:
-  blocks photographed at an angle), a blob's objects of each colour are its *lit faces* —
-  pieces of that colour cut apart by edges in the lightness, a quarter of a cube or more, lit
-  within 30 levels of the colour's brightest face there — one per block
-  (:mod:`companion.vision.lit_faces`); where the area says otherwise the blob is doubtful.
+  blocks photographed at an angle), a blob's objects of each colour are its faces *lit
+  alike* — pieces of that colour cut apart by edges in the lightness, grouped into layers of
+  like lightness (tops, fronts, sides); a block shows one face per layer, so the fullest layer
+  counts the blocks (:mod:`companion.vision.lit_faces`); where the area says otherwise the
+  blob is doubtful.
 - Which colour each object is: :mod:`companion.vision.placing`.
 - The confidence of a cube is ``1 − 2·|area ratio − n|`` (0 halfway between two counts) times
   the share of its blob's votes that agree with the colours given out, times the share of its
@@ -308,7 +309,7 @@ def count_cubes(image: np.ndarray, calibration: Calibration,
                                   geo.unit_radius, geo.roi_mask is not None)
     unit = geo.unit_area * factor * factor  # one cube's area in this frame, working pixels
     counted, crumbs, waists = _count_blobs(geo, found, shapes, factor, unit, calibration.round_objects, classes, relit)
-    if calibration.seen_from_side:  # blocks by their lit faces, not their area
+    if calibration.seen_from_side:  # blocks by their faces lit alike, not their area
         counted = _by_lit_faces(geo, image, classes, found, counted, unit)
     cubes, doubts = _report(geo, found, counted, crumbs, waists, unit, guessed, classes)
     _say_faces(geo, classes, relit, face_cells, unit, factor, empty is None, found.unknown_boxes, doubts)
@@ -459,9 +460,9 @@ def _count_blobs(geo: _Geometry, found: _BlobReading, shapes: Shapes, factor: fl
 def _by_lit_faces(geo: _Geometry, image: np.ndarray, classes: np.ndarray, found: _BlobReading, counted: list,
                   unit: float) -> list:
     """Stage 4, for a camera that sees the objects from the side (the calibration's samples
-    showed it): in each counted blob, each colour with a lit face has its lit faces for objects,
-    one per block (:mod:`companion.vision.lit_faces`); the blob's area ratio stays, so a count
-    its area does not bear out is doubtful (size) in :func:`_report`."""
+    showed it): in each counted blob, each colour with faces has the faces of its fullest layer
+    lit alike for objects, one per block (:mod:`companion.vision.lit_faces`); the blob's area
+    ratio stays, so a count its area does not bear out is doubtful (size) in :func:`_report`."""
     s, (x0, y0) = geo.scale, geo.crop[:2]
     out = []
     for label, ratio, n, objects, by_shape in counted:
@@ -472,9 +473,12 @@ def _by_lit_faces(geo: _Geometry, image: np.ndarray, classes: np.ndarray, found:
         size = (crop.shape[1], crop.shape[0])
         big = cv2.resize(classes[by:by + bh, bx:bx + bw], size, interpolation=cv2.INTER_NEAREST)
         inside = cv2.resize((found.blobs.labels[by:by + bh, bx:bx + bw] == label).view(np.uint8), size,
-                            interpolation=cv2.INTER_NEAREST) > 0
+                            interpolation=cv2.INTER_NEAREST)
+        # A working pixel is s camera pixels wide: the blob's edge, enlarged, runs up to s pixels
+        # past the object's outline, and faces would join round the ends of the seams there.
+        inside = cv2.erode(inside, np.ones((2 * s + 1, 2 * s + 1), np.uint8)) > 0
         lightness, edges = lightness_edges(crop)
-        lit = lit_faces(lightness, edges, big, inside, codes, unit * s * s)
+        lit = lit_faces(lightness, edges, big, inside, codes)
         if lit:  # working pixels, as the placed objects are
             objects = [o for o in objects if o[0] not in lit] + [
                 (code, bx + (x + 0.5) / s - 0.5, by + (y + 0.5) / s - 0.5) for code, faces in lit.items()

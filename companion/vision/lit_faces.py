@@ -1,4 +1,4 @@
-"""Blocks counted by their lit faces, where the camera sees them from the side.
+"""Blocks counted by their faces lit alike, where the camera sees them from the side.
 
 Seen from straight below (the tower's camera), a cube shows one face and a pile's area says how
 many cubes it holds. Seen from the side (a phone, a robot arm's camera), a block shows up to
@@ -7,14 +7,19 @@ turned show different areas: the area no longer says how many there are.
 
 The faces still do. The faces of a block meet at edges, and so do the faces of two blocks
 side by side (a seam, a shadow). Under one light, faces turned the same way are lit alike,
-and a block's other faces are darker or paler by their angle to the light. So in a pile, of
-the faces of one colour, those lit like its brightest one are one per block: the tops of a
-row of standing blocks, the upper sides of blocks lying in a heap.
+and a block's other faces are darker or paler by their angle to the light. So the faces of
+one colour in a pile fall into layers lit alike — the tops, the fronts, the sides turned to
+the lamp — and each block shows at most one face in each layer: the fullest layer counts the
+blocks. (The brightest layer alone was tried first: where the tops of a row meet with no
+edge the lightness shows, the fronts still count it; seen nearly from above, the brightest
+faces may be a few narrow lit ends.)
 
 A face is a piece of one colour's pixels, at the camera's resolution, that edges in the
-lightness (Canny) do not cut, of ``FACE_AREA`` of a cube or more (smaller pieces are bevels,
-slivers, parts the others hide); it is *lit* within ``LIT`` of the lightness of the brightest
-face of its colour in its blob. Each lit face is one object, at its centre.
+lightness (Canny) do not cut, of ``FACE_AREA`` of the largest such piece or more (smaller
+pieces are bevels, slivers, parts the others hide). Sorted by lightness, a new layer starts
+where the next face is more than ``LIT`` darker. Each face of the fullest layer is one object,
+at its centre. A colour has faces in a blob only with ``FACE_AREA`` of a cube of its pixels
+there.
 
 Only where the camera sees the objects from the side: the calibration says so when a sample
 shows two faces lit differently, a top and a side (:func:`shows_a_side`). Seen from above,
@@ -31,8 +36,8 @@ from companion.vision.classify import AMBIGUOUS
 
 FACE_EDGES = (20, 50)  # Canny thresholds on the 8-bit lightness: where two faces meet
 FACE_BLUR = 1.5  # sigma (camera pixels) of the smoothing before the edges: wood grain and noise
-LIT = 30.0  # 8-bit Lab lightness: faces this close to the brightest face of their colour are lit alike
-FACE_AREA = 0.25  # of a cube's area at the frame's size: a smaller piece is no face of its own
+LIT = 30.0  # 8-bit Lab lightness: a face more than this darker than the next brighter starts a new layer
+FACE_AREA = 0.25  # of the largest face of its colour (and, to have faces at all, of a cube's area)
 
 
 def lightness_edges(image: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -43,12 +48,16 @@ def lightness_edges(image: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return lightness, cv2.dilate(edges, np.ones((3, 3), np.uint8)) > 0
 
 
-def faces(lightness: np.ndarray, edges: np.ndarray, mask: np.ndarray, min_area: float
-          ) -> tuple[list[float], list[tuple[float, float]]]:
-    """The faces of one colour's pixels ``mask``: the pieces ``edges`` leave of ``min_area``
-    pixels or more, as their mean lightness and their centres."""
+def faces(lightness: np.ndarray, edges: np.ndarray, mask: np.ndarray) -> tuple[list[float], list[tuple[float, float]]]:
+    """The faces of one colour's pixels ``mask``: the pieces ``edges`` leave of
+    :data:`FACE_AREA` of the largest piece or more, as their mean lightness and their centres.
+    Relative to the largest, not to a cube's size: without a tray outline that size is often
+    a guess (a row of blocks with nothing alone beside it), and a face is a face at any size."""
     n, labels, stats, centres = cv2.connectedComponentsWithStats((mask & ~edges).view(np.uint8), connectivity=4)
-    keep = [k for k in range(1, n) if stats[k, cv2.CC_STAT_AREA] >= min_area]
+    if n < 2:
+        return [], []
+    least = FACE_AREA * stats[1:, cv2.CC_STAT_AREA].max()
+    keep = [k for k in range(1, n) if stats[k, cv2.CC_STAT_AREA] >= least]
     light = [cv2.mean(lightness, mask=(labels == k).view(np.uint8))[0] for k in keep]
     return light, [(float(centres[k][0]), float(centres[k][1])) for k in keep]
 
@@ -57,25 +66,36 @@ def shows_a_side(image: np.ndarray, mask: np.ndarray) -> bool:
     """Whether a sample object (``mask`` over the ``image`` crop of its box) shows two faces
     lit differently — a top and a side: the camera sees it from the side."""
     lightness, edges = lightness_edges(image)
-    light, _ = faces(lightness, edges, mask, FACE_AREA * float(mask.sum()))
+    light, _ = faces(lightness, edges, mask)
     return len(light) > 1 and max(light) - min(light) > LIT
 
 
 def lit_faces(lightness: np.ndarray, edges: np.ndarray, classes: np.ndarray, inside: np.ndarray,
-              codes: list[int], unit: float) -> dict[int, list[tuple[float, float]]]:
-    """The objects of one blob by its lit faces: per colour code, the centres of its lit
-    faces in the crop's pixels.
+              codes: list[int]) -> dict[int, list[tuple[float, float]]]:
+    """The objects of one blob by its faces lit alike: per colour code, the centres of the
+    faces of its fullest layer, in the crop's pixels.
 
-    ``classes`` is the class map at the crop's resolution, ``inside`` the blob's pixels there,
-    ``unit`` one cube's area there. Each colour in ``codes`` (with its ambiguous pixels) is cut
-    by ``edges`` into faces of at least :data:`FACE_AREA` of a cube; its faces lit within
-    :data:`LIT` of its brightest are its objects, one each. A colour with no face that large
-    is left out (the count by area stands for it).
+    ``classes`` is the class map at the crop's resolution, ``inside`` the blob's pixels there.
+    Each colour in ``codes`` (with its ambiguous pixels) is cut by ``edges`` into faces
+    (:func:`faces`), and its faces into layers lit alike (:func:`layers`); each block shows at
+    most one face in a layer, so the fullest layer (of two as full, the brighter) holds one
+    face per block — its faces are the colour's objects.
     """
     out = {}
     for code in codes:
-        mask = inside & ((classes == code) | (classes == code + AMBIGUOUS))
-        light, centres = faces(lightness, edges, mask, FACE_AREA * unit)
+        light, centres = faces(lightness, edges, inside & ((classes == code) | (classes == code + AMBIGUOUS)))
         if light:
-            out[code] = [c for v, c in zip(light, centres) if v >= max(light) - LIT]
+            out[code] = [centres[k] for k in max(layers(light), key=len)]
+    return out
+
+
+def layers(light: list[float]) -> list[list[int]]:
+    """Faces (by their mean lightness) grouped into layers lit alike, brightest first: sorted
+    by lightness, a new layer starts wherever the next face is more than :data:`LIT` darker."""
+    order = sorted(range(len(light)), key=lambda k: -light[k])
+    out = [[order[0]]]
+    for brighter, k in zip(order, order[1:]):
+        if light[brighter] - light[k] > LIT:
+            out.append([])
+        out[-1].append(k)
     return out

@@ -10,7 +10,7 @@ from companion.vision.calibration import Sample, calibrate, calibration_from_dic
 from companion.vision.classify import code_of
 from companion.vision.counting import count_cubes
 from companion.vision.errors import CalibrationError
-from companion.vision.lit_faces import FACE_AREA, LIT, lightness_edges, lit_faces, shows_a_side
+from companion.vision.lit_faces import LIT, layers, lightness_edges, lit_faces, shows_a_side
 
 RED = code_of("red")
 DESK = (175, 180, 185)
@@ -53,16 +53,34 @@ def test_a_block_showing_its_top_and_its_side_is_seen_from_the_side():
 def test_each_lit_face_is_one_block_and_the_sides_are_none():
     image = np.full((100, 200, 3), DESK, np.uint8)
     _row(image, 20, 20, 3, 20, 40)
+    cv2.rectangle(image, (150, 20), (161, 31), TOP, -1)  # a lit sliver: a bevel, a hidden block's corner
     lightness, edges = lightness_edges(image)
     classes = np.where((np.abs(image.astype(int) - DESK).sum(axis=2) > 30), RED, 0).astype(np.uint8)
-    inside = classes > 0
-    found = lit_faces(lightness, edges, classes, inside, [RED], unit=40 * 60)
-    assert len(found[RED]) == 3
+    found = lit_faces(lightness, edges, classes, classes > 0, [RED])
+    assert len(found[RED]) == 3  # the sliver is under FACE_AREA of the largest face
     for (x, y), k in zip(sorted(found[RED]), range(3)):
         assert 20 + k * 42 <= x <= 60 + k * 42 and 20 <= y <= 40  # on the tops, not the fronts
-    # A piece smaller than FACE_AREA of a block is no face: with a block of 20 times the area,
-    # the tops are slivers and nothing is said by faces.
-    assert lit_faces(lightness, edges, classes, inside, [RED], unit=20 * 40 * 60 / FACE_AREA / 10) == {}
+    # Faces are measured against each other, not against a cube's size (often a guess without
+    # an outline): the same row at twice the size has the same three.
+    big = cv2.resize(image, None, fx=2, fy=2, interpolation=cv2.INTER_NEAREST)
+    lightness, edges = lightness_edges(big)
+    classes = np.where((np.abs(big.astype(int) - DESK).sum(axis=2) > 30), RED, 0).astype(np.uint8)
+    assert len(lit_faces(lightness, edges, classes, classes > 0, [RED])[RED]) == 3
+
+
+def test_faces_lit_alike_are_one_layer_and_the_fullest_layer_counts():
+    assert layers([200.0, 190.0, 80.0, 185.0, 75.0, 70.0]) == [[0, 1, 3], [2, 4, 5]]
+    assert layers([200.0, 160.0, 120.0]) == [[0], [1], [2]]  # each step darker than LIT
+    assert layers([100.0]) == [[0]]
+    # Three blocks whose tops meet with no edge between them (one lit face), their fronts
+    # apart: the fronts are the fuller layer, and count three.
+    image = np.full((100, 200, 3), DESK, np.uint8)
+    _row(image, 20, 20, 3, 20, 40)
+    cv2.rectangle(image, (20, 20), (143, 39), TOP, -1)  # the tops as one
+    lightness, edges = lightness_edges(image)
+    classes = np.where((np.abs(image.astype(int) - DESK).sum(axis=2) > 30), RED, 0).astype(np.uint8)
+    found = lit_faces(lightness, edges, classes, classes > 0, [RED])
+    assert len(found[RED]) == 3 and all(40 <= y <= 80 for _, y in found[RED])
 
 
 def test_the_calibration_learns_whether_it_sees_the_objects_from_the_side():

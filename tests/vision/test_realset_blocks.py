@@ -43,14 +43,14 @@ def test_boxes_drawn_on_the_blocks_calibrate_every_colour(blocks):
 @needs_blocks
 def test_the_blocks_found_take_their_own_colour(blocks):
     """The colour stage: of the blocks counted at all, every one in its own colour (measured:
-    167 of 167; 152 of 156 before blocks seen from the side were counted by their lit faces,
+    183 of 183; 152 of 156 before blocks seen from the side were counted by their faces,
     155 of 159 before frames nearer than foreseen were sized by their clusters, 160 of 164
     before frames were sized by blocks alone, 140 of 149 before blobs were cut where two
     colours meet); the desk is never counted red or yellow in bulk. Extra cubes, counted where
-    no block lies: 2 (17 before the lit faces — a standing block counted as two by its area,
+    no block lies: 2 (17 before the faces — a standing block counted as two by its area,
     the grey-blue keyboard read as blue — and 21, 33, 35 before the earlier changes)."""
     _, _, _, stages = blocks
-    assert stages.found >= 165, stages.line()
+    assert stages.found >= 180, stages.line()
     assert stages.found - stages.right <= 1, stages.line()
     assert stages.extra <= 4, stages.line()
 
@@ -58,7 +58,7 @@ def test_the_blocks_found_take_their_own_colour(blocks):
 @needs_blocks
 def test_the_blocks_are_seen_from_the_side_and_the_sweets_are_round(blocks):
     """The set's calibration learns that its camera sees the blocks from the side (a sample
-    shows its lit top and its shaded side), so they are counted by their lit faces; the candy
+    shows its lit top and its shaded side), so they are counted by their faces lit alike; the candy
     set's sweets are round and are not."""
     cal, _, _, _ = blocks
     assert cal.seen_from_side and not cal.round_objects
@@ -68,12 +68,13 @@ def test_the_blocks_are_seen_from_the_side_and_the_sweets_are_round(blocks):
 
 @needs_blocks
 def test_blocks_missed_without_a_flag_stay_few(blocks):
-    """Measured: 4 of 216 blocks neither counted nor flagged (1.9 %; 19 before the black level
-    and the no-place flags, 10 before faces read as tray were said, 6 before blobs were cut
-    where two colours meet, 5 before a frame sized by guess had its piles said). The target
-    is none; the floor stops it from growing."""
+    """Measured: 3 of 216 blocks neither counted nor flagged (1.4 %; 4 before blocks seen from
+    the side were counted by their faces, 19 before the black level and the no-place flags, 10
+    before faces read as tray were said, 6 before blobs were cut where two colours meet, 5
+    before a frame sized by guess had its piles said). The target is none; the floor stops it
+    from growing."""
     _, _, _, stages = blocks
-    assert stages.missed <= 4, stages.line()
+    assert stages.missed <= 3, stages.line()
 
 
 @needs_blocks
@@ -123,14 +124,14 @@ def test_block_counts_do_not_fall_below_today(blocks):
     _, truth, results, _ = blocks
     missed = sum(abs(truth[n].get(c, 0) - r.counts.get(c, 0))
                  for n, r in results.items() for c in set(truth[n]) | set(r.counts))
-    # measured: 49 (71 before the lit faces, 72 before close-ups were sized by their clusters,
+    # measured: 33 (71 before the faces lit alike, 72 before close-ups were sized by their clusters,
     # 71 before the samples' tray looks changed, 75 before sizing by blocks alone, 84 before the colour cut)
-    assert missed <= 52, f"objects miscounted: {missed}"
+    assert missed <= 36, f"objects miscounted: {missed}"
     exact = sum(all(truth[n].get(c, 0) == r.counts.get(c, 0) for c in set(truth[n]) | set(r.counts))
                 for n, r in results.items())
-    # measured: 11 (8 before the lit faces, 7 before the samples' tray looks changed, 8 before
-    # sizing by blocks alone, 3 before the colour cut)
-    assert exact >= 11, f"photos exact: {exact}"
+    # measured: 15 (8 before the faces lit alike, 7 before the samples' tray looks changed, 8
+    # before sizing by blocks alone, 3 before the colour cut)
+    assert exact >= 15, f"photos exact: {exact}"
 
 
 @needs_blocks
@@ -255,10 +256,10 @@ def test_blocks_are_not_round_whichever_photo_calibrates(other_calibrated):
 
 @needs_blocks
 def test_calibrated_on_any_other_photo_few_blocks_vanish_unsaid(other_calibrated):
-    """Every other photo counted with each of those calibrations. Measured: 124 of 4 348
+    """Every other photo counted with each of those calibrations. Measured: 123 of 4 348
     blocks missed without a flag (126 before blocks seen from the side were counted by their
-    lit faces, 163 before coloured patches the tray does not explain were reported, 137 before
-    piles counted beyond their cores were said), 129 of 620 photos exact (87 before the lit
+    faces, 163 before coloured patches the tray does not explain were reported, 137 before
+    piles counted beyond their cores were said), 182 of 620 photos exact (87 before the
     faces).
     A floor on silence where the calibration photo is not the one the set came with: what a
     change tuned to that photo would lose."""
@@ -266,6 +267,6 @@ def test_calibrated_on_any_other_photo_few_blocks_vanish_unsaid(other_calibrated
     for run in other_calibrated:
         stages.extend(run.stages)
     assert stages.objects >= 4000, stages.line()
-    assert stages.missed <= 130, stages.line()
+    assert stages.missed <= 128, stages.line()
     exact = sum(run.score.exact for run in other_calibrated)
-    assert exact >= 120, f"photos exact: {exact}"
+    assert exact >= 170, f"photos exact: {exact}"
