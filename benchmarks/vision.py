@@ -113,13 +113,22 @@ def _timed(fn, *args):
     return result, ((time.perf_counter() - t0) * 1000.0, (time.process_time() - c0) * 1000.0)
 
 
+@functools.lru_cache(maxsize=None)
+def _calibration_photo(name: str, index: int):
+    """Tray ``name`` (the ``index``-th) of the stress set: its conditions and its rendered
+    calibration photo, samples and empty photo (rendered once, however many calibrations are
+    made from it)."""
+    tower = tray_conditions(name, index)
+    photo, samples, empty = render_calibration_photo(tower)
+    return tower, photo, samples, empty
+
+
 def calibrate_trays(baseline: bool = True) -> tuple[dict[str, Calibration], dict[str, BaselineModel]]:
     """Each tray of the stress set calibrated once from its own calibration photo (with its
     empty photo and outline), and — when ``baseline`` — the baseline fitted on the same boxes."""
     cals, bases = {}, {}
     for index, name in enumerate(TRAYS):
-        tower = tray_conditions(name, index)
-        photo, samples, empty = render_calibration_photo(tower)
+        tower, photo, samples, empty = _calibration_photo(name, index)
         cals[name] = calibrate(photo.image, samples, empty=empty.image, roi=tower.roi)
         if baseline:
             bases[name] = fit_baseline(photo.image, samples, tower.roi)
@@ -140,7 +149,7 @@ def free_calibrations() -> dict[str, Calibration]:
     be: no outline, no empty photo (as the real sets are calibrated)."""
     cals = {}
     for index, name in enumerate(TRAYS):
-        photo, samples, _ = render_calibration_photo(tray_conditions(name, index))
+        _, photo, samples, _ = _calibration_photo(name, index)
         cals[name] = calibrate(photo.image, samples)
     return cals
 

@@ -259,9 +259,13 @@ def _holds(box: tuple[int, int, int, int], x: float, y: float) -> bool:
 
 def _camera_box(geo: _Geometry, blobs: Blobs, label: int) -> tuple[int, int, int, int]:
     """A blob's bounding box in camera pixels."""
-    bx, by, bw, bh = (int(v) for v in blobs.stats[label, :4])
-    s, (x0, y0) = geo.scale, geo.crop[:2]
-    return (bx * s + x0, by * s + y0, bw * s, bh * s)
+    return _camera_rect(geo, tuple(int(v) for v in blobs.stats[label, :4]))
+
+
+def _camera_rect(geo: _Geometry, box: tuple[int, int, int, int]) -> tuple[int, int, int, int]:
+    """A box (x, y, w, h) of the working image in camera pixels."""
+    x, y, w, h = box
+    return (*_camera_point(geo, x, y), w * geo.scale, h * geo.scale)
 
 
 def _unknown_piece(blobs: Blobs, classes: np.ndarray, label: int, radius: float) -> float:
@@ -568,8 +572,7 @@ def _say_faces(geo: _Geometry, classes: np.ndarray, relit: np.ndarray, face_cell
         if not _inside(geo, cx, cy):
             continue
         x, y = _camera_point(geo, cx + 0.5, cy + 0.5)
-        fx, fy, fw, fh = face.box
-        box = (*_camera_point(geo, fx, fy), fw * geo.scale, fh * geo.scale)
+        box = _camera_rect(geo, face.box)
         if face.code == UNKNOWN:
             if not any(_holds(b, x, y) for b in [*unknown_boxes, *(d.bbox for _, d in doubts)]):
                 unknown_boxes.append(box)
