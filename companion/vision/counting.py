@@ -88,8 +88,8 @@ from companion.vision.calibration import WORKING_SIDE, Calibration, check_empty,
 from companion.vision.classify import AMBIGUOUS, BACKGROUND, UNKNOWN
 from companion.vision.colors import CUBE_COLORS
 from companion.vision.errors import ImageSizeError
-from companion.vision.faces import face_table, faces_read_as_tray
-from companion.vision.frontend import NO_HUE, class_map
+from companion.vision.faces import burnt_face_table, burnt_pixels, face_table, faces_read_as_tray
+from companion.vision.frontend import NO_HUE, PLAIN, class_map
 from companion.vision.lit_faces import FACE_AREA, lightness_edges, lit_faces
 from companion.vision.naming import NO_SUCH_COLOUR, SAME_HUE, colour_doubts, name_by_margin, shade_of_its_colour
 from companion.vision.placing import cube_centres, place_objects
@@ -173,15 +173,23 @@ class _Geometry:
 
 
 _GEOMETRY: "weakref.WeakKeyDictionary[Calibration, dict]" = weakref.WeakKeyDictionary()
-_FACE_TABLES: "weakref.WeakKeyDictionary[Calibration, np.ndarray]" = weakref.WeakKeyDictionary()
+_FACE_TABLES: "weakref.WeakKeyDictionary[Calibration, tuple[np.ndarray, np.ndarray]]" = weakref.WeakKeyDictionary()
+
+
+def _face_tables(cal: Calibration) -> tuple[np.ndarray, np.ndarray]:
+    """The calibration's :func:`~companion.vision.faces.face_table` and
+    :func:`~companion.vision.faces.burnt_face_table` (a pixel at the sensor's ceiling has hue
+    from :data:`~companion.vision.frontend.PLAIN` on), built on first use."""
+    tables = _FACE_TABLES.get(cal)
+    if tables is None:
+        tables = _FACE_TABLES[cal] = (face_table(cal.references, cal.tables[1], SAME_HUE, NO_HUE),
+                                      burnt_face_table(cal.references, cal.tables[1], SAME_HUE, PLAIN))
+    return tables
 
 
 def _face_table(cal: Calibration) -> np.ndarray:
     """The calibration's :func:`~companion.vision.faces.face_table`, built on first use."""
-    table = _FACE_TABLES.get(cal)
-    if table is None:
-        table = _FACE_TABLES[cal] = face_table(cal.references, cal.tables[1], SAME_HUE, NO_HUE)
-    return table
+    return _face_tables(cal)[0]
 
 
 def _geometry(cal: Calibration, width: int, height: int) -> _Geometry:
@@ -298,12 +306,12 @@ def count_cubes(image: np.ndarray, calibration: Calibration,
     not).
     """
     _ = calibration.tables  # built once per calibration, on first use; not part of a count's time
-    face_cells = _face_table(calibration)  # likewise
+    face_cells = _face_tables(calibration)  # likewise
     start = time.perf_counter()
     image = check_image(image)
     empty = check_empty(empty, image, "the tray photo")
     geo = _geometry(calibration, image.shape[1], image.shape[0])
-    relit, classes = _read_frame(image, empty, calibration, geo)
+    relit, classes, burnt = _read_frame(image, empty, calibration, geo)
     found = _read_blobs(geo, classes, relit)
     shapes = Shapes(found.blobs, geo.unit_radius)
     voters = np.flatnonzero(found.has_colour & ~found.is_unknown & (found.area >= 0.2 * geo.unit_area))
@@ -316,7 +324,7 @@ def count_cubes(image: np.ndarray, calibration: Calibration,
     if calibration.seen_from_side:  # blocks by their faces lit alike, not their area
         counted = _by_lit_faces(geo, image, classes, found, counted, unit)
     cubes, doubts = _report(geo, found, counted, crumbs, waists, unit, guessed, classes)
-    _say_faces(geo, classes, relit, face_cells, unit, factor, empty is None, found.unknown_boxes, doubts)
+    _say_faces(geo, classes, relit, burnt, face_cells, unit, factor, empty is None, found.unknown_boxes, doubts)
     counts: dict[str, int] = {}
     sure: dict[str, float] = {}
     for c in cubes:
@@ -329,13 +337,15 @@ def count_cubes(image: np.ndarray, calibration: Calibration,
 
 
 def _read_frame(image: np.ndarray, empty: np.ndarray | None, calibration: Calibration,
-                geo: _Geometry) -> tuple[np.ndarray, np.ndarray]:
-    """Stage 1: the crop at working resolution relit to the calibration light, and its class
+                geo: _Geometry) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Stage 1: the crop at working resolution relit to the calibration light, its class
     map — blacks lifted since calibration taken off (haze, see
     :mod:`~companion.vision.black_level`), and pieces of no colour named by their mean colour
-    where it is a colour by margin (:func:`~companion.vision.naming.name_by_margin`)."""
+    where it is a colour by margin (:func:`~companion.vision.naming.name_by_margin`) — and
+    where the camera's sensor was at its ceiling (:func:`~companion.vision.faces.burnt_pixels`)."""
     x0, y0, x1, y1 = geo.crop
     small = light.shrink(image[y0:y1, x0:x1], geo.scale)
+    burnt = burnt_pixels(small)
     empty_small = None if empty is None else light.shrink(empty[y0:y1, x0:x1], geo.scale)
     relit, classes = class_map(small, calibration.references, calibration.tables, calibration.tray_bgr,
                                empty_small, geo.tray_cells)
@@ -348,7 +358,7 @@ def _read_frame(image: np.ndarray, empty: np.ndarray | None, calibration: Calibr
         relit, classes = class_map(small, calibration.references, calibration.tables, calibration.tray_bgr,
                                    empty_small, geo.tray_cells)
     name_by_margin(geo.colour_refs, geo.unit_area, classes, relit)
-    return relit, classes
+    return relit, classes, burnt
 
 
 @dataclass
@@ -560,14 +570,16 @@ def _report(geo: _Geometry, found: _BlobReading, counted: list, crumbs: list[tup
     return cubes, doubts
 
 
-def _say_faces(geo: _Geometry, classes: np.ndarray, relit: np.ndarray, face_cells: np.ndarray, unit: float,
-               factor: float, unexplained: bool, unknown_boxes: list, doubts: list[tuple[float, Doubt]]) -> None:
-    """Stage 6, in place: a block's lit face that reads as tray beside its own colour is said
-    (once: "0 or 1?"), never counted; with ``unexplained`` (no empty photo), a coloured patch
-    the tray does not explain, beside no block of its hue, is an unknown object
-    (:mod:`companion.vision.faces`)."""
-    for face in faces_read_as_tray(classes, relit, face_cells, UNPLACED * unit, SOLID * geo.unit_radius * factor,
-                                   unexplained=unexplained):
+def _say_faces(geo: _Geometry, classes: np.ndarray, relit: np.ndarray, burnt: np.ndarray,
+               face_cells: tuple[np.ndarray, np.ndarray], unit: float, factor: float, unexplained: bool,
+               unknown_boxes: list, doubts: list[tuple[float, Doubt]]) -> None:
+    """Stage 6, in place: a block's lit face that reads as tray beside its own colour — or
+    burnt out by the light there (``burnt``) — is said (once: "0 or 1?"), never counted; with
+    ``unexplained`` (no empty photo), a coloured patch the tray does not explain, beside no
+    block of its hue, is an unknown object (:mod:`companion.vision.faces`)."""
+    lit_cells, burnt_cells = face_cells
+    for face in faces_read_as_tray(classes, relit, lit_cells, UNPLACED * unit, SOLID * geo.unit_radius * factor,
+                                   unexplained=unexplained, burnt=(burnt, burnt_cells)):
         cx, cy = face.centre
         if not _inside(geo, cx, cy):
             continue

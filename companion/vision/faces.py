@@ -19,6 +19,12 @@ A calibration whose tray look took in part of a cube (a sample box drawn over a 
 side learns that side; its lit face, of another hue, widened a pale look of the desk) reads
 every such face as tray; the patch is reported as an unknown object, never counted.
 
+A face can also be *burnt out*: where the light is brighter than the camera's exposure allows,
+its channels stop at the sensor's ceiling (:data:`CLIPPED`), and its chroma goes with them —
+a salmon face turns nearly white, its hue kept only faintly. Such a pixel is judged with the
+low chroma floor of a colour that has any hue at all, and only as a face beside its colour:
+the tray's own glare, clipped one channel after another, changes hue and says nothing.
+
 Whether a colour could be such a face depends on the colour alone, so it is decided once per
 calibration for every cell of the 64³ colour table; a count looks it up at half the working
 resolution (a face is a third of a cube or more: half the pixels still show it).
@@ -35,6 +41,8 @@ import numpy as np
 from companion.vision.classify import (AMBIGUOUS, BACKGROUND, CHROMATIC, UNKNOWN, Reference, cell_colours, hue_turn,
                                        lut_index)
 from companion.vision.colors import CUBE_COLORS
+
+CLIPPED = 250  # 8-bit code from which a channel is at the sensor's ceiling (JPEG leaves clipping a few codes under 255)
 
 
 @dataclass(frozen=True)
@@ -84,20 +92,46 @@ def face_table(references: Sequence[Reference], ref_index: np.ndarray, same_hue:
     return table
 
 
-def _could_be(classes: np.ndarray, relit: np.ndarray, table: np.ndarray,
-              step: int) -> tuple[np.ndarray, np.ndarray]:
-    """The :func:`face_table` code of every tray pixel (0 elsewhere) and the class map, both at
-    1/``step`` of the working resolution."""
+def burnt_face_table(references: Sequence[Reference], ref_index: np.ndarray, same_hue: float,
+                     coloured: float) -> np.ndarray:
+    """The :func:`face_table` for pixels at the sensor's ceiling (see the module docstring):
+    ``coloured`` is the lower chroma floor, and no cell is an unexplained patch."""
+    table = face_table(references, ref_index, same_hue, coloured)
+    table[table == UNKNOWN] = 0
+    return table
+
+
+def burnt_pixels(image: np.ndarray) -> np.ndarray:
+    """Where a BGR image (camera colours, before any correction) reaches :data:`CLIPPED` in
+    some channel: H×W bool."""
+    # One pass of OpenCV's range test: numpy's max across three channels costs ms per frame.
+    return cv2.inRange(image, (0, 0, 0), (CLIPPED - 1,) * 3) == 0
+
+
+def _could_be(classes: np.ndarray, relit: np.ndarray, table: np.ndarray, step: int,
+              burnt: tuple[np.ndarray, np.ndarray] | None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The face code of every tray pixel (0 elsewhere) — :func:`face_table`'s, or for the
+    pixels of ``burnt``'s mask the better of it and its table's —, the class map, and the
+    codes of :func:`face_table` alone, all at 1/``step`` of the working resolution."""
     h, w = classes.shape
     size = (max(1, w // step), max(1, h // step))
     small = cv2.resize(classes, size, interpolation=cv2.INTER_NEAREST)
-    could_be = np.take(table, lut_index(cv2.resize(relit, size, interpolation=cv2.INTER_NEAREST)))
-    could_be[small != BACKGROUND] = 0
-    return could_be, small
+    cells = lut_index(cv2.resize(relit, size, interpolation=cv2.INTER_NEAREST))
+    lit = np.take(table, cells)
+    lit[small != BACKGROUND] = 0
+    could_be = lit
+    if burnt is not None:
+        mask = cv2.resize(burnt[0].view(np.uint8), size, interpolation=cv2.INTER_NEAREST).view(bool)
+        mask &= (small == BACKGROUND) & ((lit == 0) | (lit == UNKNOWN))
+        could_be = lit.copy()
+        faint = np.take(burnt[1], cells[mask])
+        could_be[mask] = np.where(faint > 0, faint, lit[mask])
+    return could_be, small, lit
 
 
 def faces_read_as_tray(classes: np.ndarray, relit: np.ndarray, table: np.ndarray, min_area: float,
-                       radius: float, unexplained: bool = True) -> list[Face]:
+                       radius: float, unexplained: bool = True,
+                       burnt: tuple[np.ndarray, np.ndarray] | None = None) -> list[Face]:
     """The faces read as tray in a class map (see the module docstring), in working pixels,
     and — with ``unexplained`` — the unexplained patches (code :data:`UNKNOWN`).
 
@@ -105,17 +139,19 @@ def faces_read_as_tray(classes: np.ndarray, relit: np.ndarray, table: np.ndarray
     :func:`face_table`. A face or patch must survive opening with a disc of ``radius`` (thin
     fringes along a block's edge do not) and cover ``min_area`` pixels. Without
     ``unexplained`` (a count with the empty photo, which already makes every changed pixel
-    read as tray an unknown one) only faces beside their colour are looked for.
+    read as tray an unknown one) only faces beside their colour are looked for. ``burnt`` is
+    the frame's :func:`burnt_pixels` at working resolution and the calibration's
+    :func:`burnt_face_table`, which judges those pixels.
     """
     # A quick look at a quarter of the resolution first: most frames hold no colour that could
     # be a face over a whole face's area, and are done after it.
-    could_be, _ = _could_be(classes, relit, table, 4)
+    could_be, _, _ = _could_be(classes, relit, table, 4, burnt)
     seen = np.bincount(could_be.ravel(), minlength=UNKNOWN + 1)[1:] * 16
     enough = seen[:len(CUBE_COLORS)] >= min_area
     loose = unexplained and seen.sum() >= min_area
     if not enough.any() and not loose:
         return []
-    could_be, half = _could_be(classes, relit, table, 2)
+    could_be, half, lit = _could_be(classes, relit, table, 2, burnt)
     disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (max(3, int(radius / 2) | 1),) * 2)
     faces = []
     beside = np.zeros(could_be.shape, bool)  # pixels of a face beside its colour
@@ -130,7 +166,9 @@ def faces_read_as_tray(classes: np.ndarray, relit: np.ndarray, table: np.ndarray
         beside |= face
         faces += _solid_patches(face.view(np.uint8), disc, min_area, int(code))
     if loose:
-        faces += _solid_patches(((could_be > 0) & ~beside).view(np.uint8), disc, min_area, UNKNOWN)
+        # Only colours the camera read: burnt pixels away from a colour say nothing, the
+        # tray's own glare clips too.
+        faces += _solid_patches(((lit > 0) & ~beside).view(np.uint8), disc, min_area, UNKNOWN)
     return faces
 
 

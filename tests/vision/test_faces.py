@@ -6,9 +6,9 @@ import numpy as np
 import pytest
 
 from companion.vision.classify import BACKGROUND, UNKNOWN, code_of, lut_index
-from companion.vision.counting import _face_table, _geometry
-from companion.vision.faces import face_table, faces_read_as_tray
-from companion.vision.frontend import NO_HUE
+from companion.vision.counting import _face_table, _face_tables, _geometry
+from companion.vision.faces import CLIPPED, burnt_face_table, burnt_pixels, face_table, faces_read_as_tray
+from companion.vision.frontend import NO_HUE, PLAIN
 from companion.vision.naming import SAME_HUE
 
 RED = code_of("red")
@@ -105,3 +105,50 @@ def test_a_tray_look_of_its_own_hue_explains_the_colour(calibration):
     _, index = build_tables(pink_tray.references)
     table = face_table(pink_tray.references, index, SAME_HUE, NO_HUE)
     assert table[lut_index(np.array([[PALE_RED]], np.uint8))][0, 0] == 0
+
+
+# A red face the lamp burnt out: its red channel at the ceiling, its chroma (about 15) under
+# the floor of a face the camera read (NO_HUE) but over that of any hue (PLAIN).
+BURNT_RED = (215, 215, 255)
+
+
+def test_a_channel_at_the_sensors_ceiling_is_burnt():
+    image = np.array([[(0, 0, CLIPPED), (CLIPPED - 1,) * 3, (255, 40, 40), (10, 10, 10)]], np.uint8)
+    assert burnt_pixels(image).tolist() == [[True, False, True, False]]
+
+
+def test_the_burnt_table_names_a_faint_colour_of_the_hue_and_nothing_unexplained(calibration):
+    lit = face_table(calibration.references, calibration.tables[1], SAME_HUE, NO_HUE)
+    burnt = burnt_face_table(calibration.references, calibration.tables[1], SAME_HUE, PLAIN)
+    cells = lut_index(np.array([[BURNT_RED, GREY]], np.uint8))[0]
+    assert lit[cells[0]] != RED  # read by the camera, so pale a colour is no face
+    assert burnt[cells[0]] == RED  # burnt out, it is
+    assert burnt[cells[1]] == 0  # no hue at all: no face even burnt
+    assert not np.any(burnt == UNKNOWN)
+    assert np.any(lit == UNKNOWN)
+
+
+def _burnt_faces(calibration, geo, classes, relit, mask):
+    return faces_read_as_tray(classes, relit, _face_table(calibration), 0.3 * geo.unit_area, 0.5 * geo.unit_radius,
+                              burnt=(mask, _face_tables(calibration)[1]))
+
+
+def test_a_burnt_face_beside_its_colour_is_found_only_where_the_camera_clipped(calibration):
+    geo, classes, relit, (x0, y0, w, h) = _block(calibration, BURNT_RED)
+    clipped = np.zeros(classes.shape, bool)
+    assert _burnt_faces(calibration, geo, classes, relit, clipped) == []  # not clipped: too pale
+    clipped[y0:y0 + h, x0:x0 + w] = True
+    (face,) = _burnt_faces(calibration, geo, classes, relit, clipped)
+    assert face.code == RED
+    assert abs(face.centre[0] - (x0 + w / 2)) < 2 and abs(face.centre[1] - (y0 + h / 2)) < 2
+
+
+def test_a_faint_burnt_patch_beside_no_colour_is_no_unknown_object(calibration):
+    """The tray's own glare clips too, its hue turning as its channels clip one by one: a
+    patch only the burnt table names, away from every block, says nothing. A patch clearly
+    coloured as the camera read it stays unexplained, clipped or not (as before)."""
+    geo, classes, relit, _ = _block(calibration, BURNT_RED, rim=False)
+    assert _burnt_faces(calibration, geo, classes, relit, np.ones(classes.shape, bool)) == []
+    geo, classes, relit, _ = _block(calibration, PALE_RED, rim=False)
+    (patch,) = _burnt_faces(calibration, geo, classes, relit, np.ones(classes.shape, bool))
+    assert patch.code == UNKNOWN
