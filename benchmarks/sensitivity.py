@@ -69,6 +69,8 @@ CONSTANTS: tuple[tuple[str, str], ...] = (
     ("companion.vision.lit_faces", "LIT"),
     ("companion.vision.lit_faces", "FACE_AREA"),
     ("companion.vision.lit_faces", "FACE_BLUR"),
+    ("companion.vision.sizing", "PART"),
+    ("companion.vision.faces", "CLIPPED"),
 )
 
 

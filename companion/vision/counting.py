@@ -21,8 +21,10 @@ Rules the count follows (documented for players in docs/vision.md):
   cluster closest to a whole number of cubes — each colour, because a cluster's whole area is
   often whole at a wrong size too (a red and two greens 13 % smaller are two cubes' area 6 %
   larger); without an outline, where objects differ in size, the median width of its
-  clusters (a chain is about as wide as one object; when every cluster is wider than ×2,
-  the median of those: the camera is nearer than foreseen) — a guess, so every cluster
+  clusters (a chain is about as wide as one object; a cluster of several colours, each with
+  a quarter of its colour pixels, by each colour's part: a pile seen from the side is
+  several objects wide; when every cluster is wider than ×2, the median of those: the camera
+  is nearer than foreseen) — a guess, so every cluster
   counted by its area in such a frame is *doubtful* (size): a row of blocks standing up is
   as wide as one is long, and four of them read as one. So is, without an outline, every
   blob counted as more objects than it has separate cores: seen from the side, a pile's front
@@ -318,7 +320,7 @@ def count_cubes(image: np.ndarray, calibration: Calibration,
     colour_px = found.confident + found.ambiguous  # the blob's area shared out by its colours' pixels
     colour_area = colour_px * (found.area / np.maximum(colour_px.sum(axis=1), 1.0))[:, None]
     factor, guessed = size_factor(found.blobs, shapes, voters, found.area, colour_area, geo.unit_area,
-                                  geo.unit_radius, geo.roi_mask is not None)
+                                  geo.unit_radius, geo.roi_mask is not None, classes, geo.alike)
     unit = geo.unit_area * factor * factor  # one cube's area in this frame, working pixels
     counted, crumbs, waists = _count_blobs(geo, found, shapes, factor, unit, calibration.round_objects, classes, relit)
     if calibration.seen_from_side:  # blocks by their faces lit alike, not their area

@@ -6,11 +6,14 @@ cube from the frame itself (rules in :mod:`companion.vision.counting`).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import NamedTuple
 
 import cv2
 import numpy as np
 
+from companion.vision.classify import AMBIGUOUS
+from companion.vision.colors import CUBE_COLORS
 from companion.vision.segment import Blobs
 
 # Blobs whose radius over the calibrated one lies outside this range do not vote on the size.
@@ -24,6 +27,7 @@ SIZE_PRIOR = 0.5  # weight of the pull towards the likeliest size for frames of 
 # part of an object (the end of a block standing up, beside others lying down): two at least.
 MIN_LONE_FIXED, MIN_LONE_FREE = 1, 2
 COMPACT = (0.92, 1.7, 2.2)  # solidity at least, length over width at most, cube areas under: one object
+PART = 0.25  # share of a cluster's colour pixels that makes a colour one of its parts (for a guessed size)
 
 
 class FrameSize(NamedTuple):
@@ -34,12 +38,16 @@ class FrameSize(NamedTuple):
 
 
 def size_factor(blobs: Blobs, shapes: Shapes, candidates: np.ndarray, area: np.ndarray,
-                colour_area: np.ndarray, unit_area: float, unit_radius: float, fixed_camera: bool) -> FrameSize:
+                colour_area: np.ndarray, unit_area: float, unit_radius: float, fixed_camera: bool,
+                classes: np.ndarray | None = None, alike: Sequence[tuple[int, int]] = ()) -> FrameSize:
     """This frame's cube size over the calibrated one (rules in :mod:`companion.vision.counting`).
 
     ``candidates`` are the blob labels that may vote, ``area`` every blob's cube area and
     ``colour_area`` its share per colour (blobs × colours, each row summing to ``area``), and
-    ``unit_area`` / ``unit_radius`` one calibrated cube at working resolution."""
+    ``unit_area`` / ``unit_radius`` one calibrated cube at working resolution. ``classes``
+    (the class map the blobs came from) and ``alike`` (pairs of colour codes that are one
+    colour to the eye) let a frame sized by its clusters' widths measure each colour's part
+    of a cluster (:func:`part_radii`); without them, each cluster as a whole."""
     low, high = SIZE_VOTE_FREE if not fixed_camera else SIZE_VOTE_FIXED
     # Best evidence: lone objects (compact, of a plausible area) — their area is their size.
     plausible = candidates[(area[candidates] >= low ** 2 * unit_area)
@@ -68,11 +76,47 @@ def size_factor(blobs: Blobs, shapes: Shapes, candidates: np.ndarray, area: np.n
     # cluster is never narrower than its objects), and their width is a better guess than the
     # calibration's size, which counted each block many times. Narrow blobs prove nothing so:
     # a rim, a key of a keyboard, a cable.
-    ratio = blobs.radius[candidates] / unit_radius
-    votes = ratio[(ratio >= low) & (ratio <= high)]
-    if not len(votes) and not fixed_camera:
-        votes = ratio[ratio > high]
-    return FrameSize(float(np.median(votes)) if len(votes) else 1.0, len(votes) > 0)
+    # A cluster of several colours is several objects side by side across its width too: each
+    # colour's part of it is as wide as one object (a pile of blocks seen from the side). When
+    # no part is as wide as an object may be, the clusters as wholes are the guess.
+    widths = [] if classes is None else [part_radii(blobs, classes, candidates, alike)]
+    for width in widths + [blobs.radius[candidates]]:
+        ratio = width / unit_radius
+        votes = ratio[(ratio >= low) & (ratio <= high)]
+        if not len(votes) and not fixed_camera:
+            votes = ratio[ratio > high]
+        if len(votes):
+            return FrameSize(float(np.median(votes)), True)
+    return FrameSize(1.0, False)
+
+
+def part_radii(blobs: Blobs, classes: np.ndarray, candidates: np.ndarray,
+               alike: Sequence[tuple[int, int]] = ()) -> np.ndarray:
+    """The widths (largest inscribed disc's radius, working pixels) that ``candidates`` vote
+    with: a blob of one colour its own; a blob whose colour pixels hold :data:`PART` or more
+    of two colours or more (colours ``alike`` counted as one) one per such colour — the
+    widest disc inside that colour's pixels of the blob."""
+    group = list(range(len(CUBE_COLORS) + 1))  # colour code → the code standing for it
+    for a, b in alike:
+        group = [group[a] if g == group[b] else g for g in group]
+    codes = np.arange(1, len(CUBE_COLORS) + 1)
+    pixels = blobs.histogram[:, codes] + blobs.histogram[:, codes + AMBIGUOUS]
+    share = np.zeros((blobs.count, len(group)))
+    for code in codes:
+        share[:, group[code]] += pixels[:, code - 1]
+    parts = share >= PART * np.maximum(share.sum(axis=1, keepdims=True), 1)
+    several = [int(b) for b in candidates if np.count_nonzero(parts[b]) >= 2]
+    widths = [float(blobs.radius[b]) for b in candidates if int(b) not in several]
+    if several:
+        inside = blobs.labels > 0
+        for g in np.flatnonzero(parts[several].any(axis=0)):
+            members = [c for c in codes if group[c] == g]
+            mask = np.isin(classes, members + [c + AMBIGUOUS for c in members]) & inside
+            depth = cv2.distanceTransform(mask.view(np.uint8), cv2.DIST_L2, cv2.DIST_MASK_5)
+            widest = np.zeros(blobs.count, np.float32)
+            np.maximum.at(widest, blobs.labels[mask], depth[mask])
+            widths += [float(widest[b]) for b in several if parts[b, g]]
+    return np.array(widths)
 
 
 def whole_cubes_size(parts: np.ndarray, low: float, high: float, likely: float) -> float:

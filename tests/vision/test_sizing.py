@@ -109,3 +109,35 @@ def test_a_free_camera_much_nearer_than_foreseen_is_sized_by_its_clusters_not_th
     thin = np.zeros((120, 400), np.uint8)
     thin[50:54, 20:300] = 1  # a thin blob alone (a rim, a cable) proves no size
     assert _frame_size(thin, fixed_camera=False).factor == 1.0
+
+
+def _guess(classes: np.ndarray, alike=()):
+    blobs = find_blobs(classes)
+    labels = np.arange(1, blobs.count)
+    area = blobs.histogram[:, 1:].sum(axis=1).astype(float)
+    return size_factor(blobs, Shapes(blobs, RADIUS), labels, area, area[:, None], np.pi * RADIUS ** 2, RADIUS,
+                       False, classes, alike)
+
+
+def test_a_cluster_of_two_colours_is_sized_by_each_colours_part():
+    """A pile seen from the side: two red objects on two green ones, no tray between them —
+    one blob twice as wide as an object. Its width alone guessed every object twice its size
+    (the pile counted as one); each colour's part of it is one object wide."""
+    classes = np.zeros((100, 100), np.uint8)
+    classes[20:40, 20:60] = 1  # red, two objects long, one wide …
+    classes[40:60, 20:60] = 6  # … on green, the same
+    whole = _frame_size(classes, fixed_camera=False)  # the blob as one: as wide as two objects
+    assert whole.guessed and whole.factor > 1.8
+    parts = _guess(classes)
+    assert parts.guessed and abs(parts.factor - 1.0) < 0.15
+
+
+def test_colours_alike_or_a_thin_rim_of_another_colour_are_no_parts():
+    classes = np.zeros((100, 100), np.uint8)
+    classes[20:40, 20:60] = 1
+    classes[40:60, 20:60] = 6
+    assert _guess(classes, alike=((1, 6),)).factor > 1.8  # alike: one colour, the blob is one part
+    one = np.zeros((100, 100), np.uint8)
+    one[20:60, 20:60] = 1
+    one[58:60, 20:60] = 6  # a rim of green, under a quarter of the colour pixels
+    assert _guess(one).factor > 1.8
