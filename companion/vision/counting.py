@@ -48,7 +48,10 @@ Rules the count follows (documented for players in docs/vision.md):
   alike* — pieces of that colour cut apart by edges in the lightness, grouped into layers of
   like lightness (tops, fronts, sides); a block shows one face per layer, so the fullest layer
   counts the blocks (:mod:`companion.vision.lit_faces`); where the area says otherwise the
-  blob is doubtful.
+  blob is doubtful. There a block's face read as tray beside its own colour (paler than its
+  sample under the lamp, or burnt out: :mod:`companion.vision.faces`) is taken for that
+  colour before the blobs are counted — kept out of the blob's mean colour; from below, such
+  a face stays said, never counted.
 - Which colour each object is: :mod:`companion.vision.placing`.
 - The confidence of a cube is ``1 − 2·|area ratio − n|`` (0 halfway between two counts) times
   the share of its blob's votes that agree with the colours given out, times the share of its
@@ -302,7 +305,9 @@ def count_cubes(image: np.ndarray, calibration: Calibration,
 
     The stages, each a function below: :func:`_read_frame` (relight and classify),
     :func:`_read_blobs` (objects found, unknown ones set apart), the frame's cube size
-    (:func:`~companion.vision.sizing.size_factor`), :func:`_count_blobs` (how many objects each
+    (:func:`~companion.vision.sizing.size_factor`), for blocks seen from the side
+    :func:`_faces_taken` (faces read as tray taken for their block, the blobs read again),
+    :func:`_count_blobs` (how many objects each
     blob holds, and where; for blocks seen from the side :func:`_by_lit_faces`),
     :func:`_report` (cubes, colours, doubts) and :func:`_say_faces` (what reads as tray but is
     not).
@@ -322,10 +327,18 @@ def count_cubes(image: np.ndarray, calibration: Calibration,
     factor, guessed = size_factor(found.blobs, shapes, voters, found.area, colour_area, geo.unit_area,
                                   geo.unit_radius, geo.roi_mask is not None, classes, geo.alike)
     unit = geo.unit_area * factor * factor  # one cube's area in this frame, working pixels
+    taken = None
+    if calibration.seen_from_side:  # a face read as tray beside its block is part of it
+        taken = _faces_taken(geo, classes, relit, burnt, face_cells, unit, factor)
+        if taken is not None:
+            classes = taken.classes
+            found = _read_blobs(geo, classes, relit)
+            shapes = Shapes(found.blobs, geo.unit_radius)
     counted, crumbs, waists = _count_blobs(geo, found, shapes, factor, unit, calibration.round_objects, classes, relit)
     if calibration.seen_from_side:  # blocks by their faces lit alike, not their area
         counted = _by_lit_faces(geo, image, classes, found, counted, unit)
-    cubes, doubts = _report(geo, found, counted, crumbs, waists, unit, guessed, classes)
+    cubes, doubts = _report(geo, found, counted, crumbs, waists, unit, guessed, classes,
+                            None if taken is None else taken.colours(found.blobs, relit))
     _say_faces(geo, classes, relit, burnt, face_cells, unit, factor, empty is None, found.unknown_boxes, doubts)
     counts: dict[str, int] = {}
     sure: dict[str, float] = {}
@@ -504,20 +517,64 @@ def _by_lit_faces(geo: _Geometry, image: np.ndarray, classes: np.ndarray, found:
     return out
 
 
+@dataclass
+class _Taken:
+    """Faces read as tray taken for their block's colour (:func:`_faces_taken`)."""
+
+    classes: np.ndarray  # the class map with the faces painted in their colour
+    pixels: np.ndarray  # H×W bool: the faces' pixels
+
+    def colours(self, blobs: Blobs, relit: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Per blob and class (as ``blobs.colour_sum`` and ``blobs.histogram``): the colour
+        sums and the number of the taken pixels — left out of a blob's mean colour, which only
+        the pixels the colour names speak for."""
+        shape = blobs.histogram.shape
+        key = blobs.labels[self.pixels] * shape[1] + self.classes[self.pixels]
+        count = np.bincount(key, minlength=shape[0] * shape[1]).reshape(shape)
+        sums = np.stack([np.bincount(key, weights=relit[self.pixels][:, c], minlength=shape[0] * shape[1])
+                         for c in range(3)], axis=1).reshape(shape + (3,))
+        return sums, count
+
+
+def _faces_taken(geo: _Geometry, classes: np.ndarray, relit: np.ndarray, burnt: np.ndarray,
+                 face_cells: tuple[np.ndarray, np.ndarray], unit: float, factor: float) -> _Taken | None:
+    """Stage 3b, for a camera that sees the objects from the side: the faces read as tray beside
+    their colour (:mod:`companion.vision.faces`, lit or burnt) are taken for that colour — a
+    block's face turned to the lamp, paler than its sample, beside the block's own pixels. None
+    when there is none. From the side a block shows several faces and the count goes by them
+    (:func:`_by_lit_faces`): a pale top left out is a block short. From below (the tower) a
+    cube shows one face, and such a face stays said, never counted."""
+    lit_cells, burnt_cells = face_cells
+    faces = [f for f in faces_read_as_tray(classes, relit, lit_cells, UNPLACED * unit, SOLID * geo.unit_radius * factor,
+                                           unexplained=False, burnt=(burnt, burnt_cells)) if f.code != UNKNOWN]
+    if not faces:
+        return None
+    out = classes.copy()
+    pixels = np.zeros(classes.shape, bool)
+    for face in faces:
+        mask = face.pixels(classes.shape) & (classes == BACKGROUND)
+        out[mask] = face.code
+        pixels |= mask
+    return _Taken(out, pixels)
+
+
 def _camera_point(geo: _Geometry, x: float, y: float) -> tuple[float, float]:
     """A point of the working image in camera pixels."""
     return x * geo.scale + geo.crop[0], y * geo.scale + geo.crop[1]
 
 
 def _report(geo: _Geometry, found: _BlobReading, counted: list, crumbs: list[tuple[int, float]],
-            waists: np.ndarray, unit: float, guessed: bool, classes: np.ndarray
+            waists: np.ndarray, unit: float, guessed: bool, classes: np.ndarray,
+            left_out: tuple[np.ndarray, np.ndarray] | None = None
             ) -> tuple[list[CubeDetection], list[tuple[float, Doubt]]]:
     """Stage 5: the cubes in camera pixels with how sure each is, and the doubts (each with the
     confidence it sorts by), at ``unit`` working pixels per cube (``guessed``: that size is a
-    guess); blobs of a colour no calibration holds join ``found.unknown_boxes``."""
+    guess); blobs of a colour no calibration holds join ``found.unknown_boxes``. ``left_out``:
+    colour sums and counts per blob and class kept out of the blobs' mean colours
+    (:meth:`_Taken.colours`)."""
     blobs, unknown_boxes = found.blobs, found.unknown_boxes
     pieces = [(label, code) for label, _, _, objects, _ in counted for code in sorted({c for c, _, _ in objects})]
-    doubt_of = dict(zip(pieces, colour_doubts(geo.colour_refs, blobs, pieces)))
+    doubt_of = dict(zip(pieces, colour_doubts(geo.colour_refs, blobs, pieces, left_out)))
     cubes: list[CubeDetection] = []
     doubts: list[tuple[float, Doubt]] = []
     for label, ratio, n, objects, by_shape in counted:

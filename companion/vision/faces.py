@@ -10,7 +10,10 @@ The face still shows what the eye goes by: it is clearly coloured, of its block'
 touches that block's pixels. Tray pixels that are all three, and that are unlike the tray
 look they were read as (a look of its own hue and colour explains them: wood beside a yellow
 cube is wood), form a *face read as tray*. A solid one of a third of a cube is reported for
-the players to look at; it is never counted, since only the eye can tell its block apart.
+the players to look at; from below (a tower's cube shows one face) it is never counted, since
+only the eye can tell its block apart. From the side, where blocks are counted by their faces
+(:mod:`companion.vision.lit_faces`), it is taken for its block's colour and counts with the
+block's other faces (``counting._faces_taken``; :attr:`Face.shape` holds its pixels).
 
 The same witness finds what no colour names: a solid patch read as tray that is clearly
 coloured and of no hue of the tray look it was read as — the tray does not explain it — is an
@@ -33,7 +36,7 @@ resolution (a face is a third of a cube or more: half the pixels still show it).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import cv2
 import numpy as np
@@ -51,6 +54,18 @@ class Face:
     area: int  # working pixels
     box: tuple[int, int, int, int]  # x, y, w, h, working pixels
     centre: tuple[float, float]  # working pixels
+    shape: np.ndarray | None = field(default=None, compare=False, repr=False)  # its pixels over box, half resolution
+
+    def pixels(self, size: tuple[int, int]) -> np.ndarray:
+        """The face's pixels in a working image of ``size`` (height, width): H×W bool."""
+        out = np.zeros(size, bool)
+        if self.shape is None:
+            return out
+        x, y, w, h = self.box
+        grown = cv2.resize(self.shape.view(np.uint8), (w, h), interpolation=cv2.INTER_NEAREST).view(bool)
+        part = out[y:y + h, x:x + w]
+        part |= grown[:part.shape[0], :part.shape[1]]
+        return out
 
 
 def _hues(references: Sequence[Reference], tray: bool) -> list[tuple[int, int, float]]:
@@ -186,6 +201,8 @@ def _solid_patches(mask: np.ndarray, disc: np.ndarray, min_area: float, code: in
     for i in np.flatnonzero(4 * area[1:] >= min_area) + 1:
         fx, fy = xs[of == i], ys[of == i]
         x, y = int(fx.min()), int(fy.min())
-        box = (2 * x, 2 * y, 2 * (int(fx.max()) - x + 1), 2 * (int(fy.max()) - y + 1))
-        out.append(Face(code, 4 * int(area[i]), box, (2.0 * float(fx.mean()), 2.0 * float(fy.mean()))))
+        x1, y1 = int(fx.max()) + 1, int(fy.max()) + 1
+        box = (2 * x, 2 * y, 2 * (x1 - x), 2 * (y1 - y))
+        out.append(Face(code, 4 * int(area[i]), box, (2.0 * float(fx.mean()), 2.0 * float(fy.mean())),
+                        labels[y:y1, x:x1] == i))
     return out

@@ -93,19 +93,25 @@ def by_margin(colour_refs: ColourRefs, lab: np.ndarray, own: np.ndarray, own_ref
     return clear
 
 
-def colour_doubts(colour_refs: ColourRefs, blobs: Blobs,
-                  pieces: list[tuple[int, int]]) -> list[tuple[float, str | None, bool]]:
+def colour_doubts(colour_refs: ColourRefs, blobs: Blobs, pieces: list[tuple[int, int]],
+                  left_out: tuple[np.ndarray, np.ndarray] | None = None) -> list[tuple[float, str | None, bool]]:
     """For each (blob, colour code) piece: the distance of its pixels' mean colour to that
     colour's nearest reference, the other colour it is nearly as close to (its distance over
     the other's above :data:`COLOUR_DOUBT`) or None, and whether it is that colour *by margin*
     only: farther than :data:`NO_SUCH_COLOUR` from it (light the correction missed), but every
-    other colour :data:`CLEAR_MARGIN` times farther still — counted, and flagged."""
+    other colour :data:`CLEAR_MARGIN` times farther still — counted, and flagged.
+    ``left_out`` (colour sums and counts per blob and class, as ``blobs.colour_sum`` and
+    ``blobs.histogram``) are pixels kept out of the mean."""
     if not pieces:
         return []
     labels = np.array([p[0] for p in pieces])
     codes = np.array([p[1] for p in pieces])
     sums = blobs.colour_sum[labels, codes] + blobs.colour_sum[labels, codes + AMBIGUOUS]
     n = blobs.histogram[labels, codes] + blobs.histogram[labels, codes + AMBIGUOUS]
+    if left_out is not None:
+        out_sums, out_n = left_out
+        sums = sums - out_sums[labels, codes] - out_sums[labels, codes + AMBIGUOUS]
+        n = n - out_n[labels, codes] - out_n[labels, codes + AMBIGUOUS]
     lab = to_lab((sums / np.maximum(n, 1)[:, None]).astype(np.uint8)) - (0.0, 128.0, 128.0)
     own, own_ref, other, other_code = distances(colour_refs, lab, codes)
     doubt = (other_code > 0) & (own > 1.0) & (own > COLOUR_DOUBT * other)

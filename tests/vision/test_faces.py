@@ -152,3 +152,28 @@ def test_a_faint_burnt_patch_beside_no_colour_is_no_unknown_object(calibration):
     geo, classes, relit, _ = _block(calibration, PALE_RED, rim=False)
     (patch,) = _burnt_faces(calibration, geo, classes, relit, np.ones(classes.shape, bool))
     assert patch.code == UNKNOWN
+
+
+def test_a_face_read_as_tray_is_taken_for_its_block_and_kept_out_of_its_colour(calibration):
+    """Seen from the side the count goes by faces, so a pale face beside its red is taken for
+    red (counting._faces_taken): its pixels painted red in the class map — and left out of
+    the blob's mean colour, which only the pixels read as red speak for."""
+    from companion.vision.counting import _faces_taken
+    from companion.vision.naming import colour_doubts
+    from companion.vision.segment import find_blobs
+
+    geo, classes, relit, (x0, y0, w, h) = _block(calibration, PALE_RED)
+    no_burnt = np.zeros(classes.shape, bool)
+    taken = _faces_taken(geo, classes, relit, no_burnt, _face_tables(calibration), geo.unit_area, 1.0)
+    assert taken is not None
+    inner = taken.classes[y0 + 3:y0 + h - 3, x0 + 3:x0 + w - 3]
+    assert np.all(inner == RED) and classes[y0 + h // 2, x0 + w // 2] == BACKGROUND  # a copy, painted
+    assert 0.6 * w * h <= taken.pixels.sum() <= w * h and not taken.pixels[classes != BACKGROUND].any()
+    blobs = find_blobs(taken.classes, relit)
+    label = int(blobs.labels[y0 + h // 2, x0 + w // 2])
+    (with_face,), (rim_only,) = (colour_doubts(geo.colour_refs, blobs, [(label, RED)], left_out)
+                                 for left_out in (None, taken.colours(blobs, relit)))
+    assert rim_only[0] < with_face[0]  # the rim is the red reference itself; the pale face is far
+    # A grey patch inside a red ring is no face: nothing is taken.
+    geo, classes, relit, _ = _block(calibration, GREY)
+    assert _faces_taken(geo, classes, relit, no_burnt, _face_tables(calibration), geo.unit_area, 1.0) is None

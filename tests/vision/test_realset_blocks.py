@@ -43,19 +43,21 @@ def test_boxes_drawn_on_the_blocks_calibrate_every_colour(blocks):
 @needs_blocks
 def test_the_blocks_found_take_their_own_colour(blocks):
     """The colour stage: of the blocks counted at all, every one in its own colour (measured:
-    188 of 188; 183 of 183 before a pile's size was guessed from each colour's part of it,
+    198 of 198; 188 of 188 before faces read as tray were taken for their block seen from the
+    side, 183 of 183 before a pile's size was guessed from each colour's part of it,
     152 of 156 before blocks seen from the side were counted by their faces,
     155 of 159 before frames nearer than foreseen were sized by their clusters, 160 of 164
     before frames were sized by blocks alone, 140 of 149 before blobs were cut where two
     colours meet); the desk is never counted red or yellow in bulk. Extra cubes, counted where
-    no block lies: 6 (2 before a pile's size was guessed from each colour's part: the smaller
+    no block lies: 5 (6 before faces read as tray were taken; 2 before a pile's size was
+    guessed from each colour's part: the smaller
     size that finds the blocks of 153000 and 153027 also counts the grey-blue keyboard of 153030
     and 153031 as blue; 17 before the faces — a standing block counted as two by its area, the
     keyboard read as blue — and 21, 33, 35 before the earlier changes)."""
     _, _, _, stages = blocks
-    assert stages.found >= 185, stages.line()
+    assert stages.found >= 195, stages.line()
     assert stages.found - stages.right <= 1, stages.line()
-    assert stages.extra <= 7, stages.line()
+    assert stages.extra <= 6, stages.line()
 
 
 @needs_blocks
@@ -81,15 +83,26 @@ def test_blocks_missed_without_a_flag_stay_few(blocks):
 
 
 @needs_blocks
-def test_a_lone_block_whose_lit_face_reads_as_the_desk_is_said(blocks):
+def test_a_lone_block_whose_lit_face_reads_as_the_desk_is_counted(blocks):
     """20250329_152838: the red block's face, paled by the lamp, reads as the orange-brown desk
-    and only its rims as red — too little for a block. The face beside its red is said (red,
-    0 or 1?) where the block lies; it was missed without a flag."""
+    and only its rims as red — too little for a block. Seen from the side, the face beside its
+    red is taken for the block: one red, counted where it lies. It was said (red, 0 or 1?)
+    before faces were taken, and missed without a flag before faces were said."""
     _, _, results, _ = blocks
     name = "20250329_152838.jpg"
     (_, bx, by, bw, bh), = [b for b in DOBOT.boxes()[name] if b[0] == "red"]
-    said = [d for d in results[name].doubtful if d.color == "red" and bx <= d.x <= bx + bw and by <= d.y <= by + bh]
-    assert said and (said[0].cubes, said[0].alternative) == (0, "1")
+    red = [c for c in results[name].cubes if c.color == "red"]
+    assert len(red) == 1 and bx <= red[0].x <= bx + bw and by <= red[0].y <= by + bh
+
+
+@needs_blocks
+def test_the_pale_tops_of_blocks_seen_from_the_side_count(blocks):
+    """The red close-ups of 2025-04-08 and the piles of 2025-03-29: the lamp-lit tops of red
+    blocks read as the desk, and each such block was a block short (said, not counted).
+    Measured: 153022 red 2 → 3, 141008 red 3 → 4; all 31 photos 14 → 19 exact."""
+    _, truth, results, _ = blocks
+    for name in ("20250329_153022.jpg", "20250408_141008.jpg"):
+        assert results[name].counts.get("red", 0) == truth[name]["red"], name
 
 
 @needs_blocks
@@ -148,17 +161,19 @@ def test_block_counts_do_not_fall_below_today(blocks):
     _, truth, results, _ = blocks
     missed = sum(abs(truth[n].get(c, 0) - r.counts.get(c, 0))
                  for n, r in results.items() for c in set(truth[n]) | set(r.counts))
-    # measured: 32 (33 before a pile's size was guessed from each colour's part, 71 before the faces lit alike, 72 before close-ups were sized by their clusters,
+    # measured: 21 (32 before faces read as tray were taken for their block, 33 before a pile's
+    # size was guessed from each colour's part, 71 before the faces lit alike, 72 before close-ups were sized by their clusters,
     # 71 before the samples' tray looks changed, 75 before sizing by blocks alone, 84 before the colour cut)
-    assert missed <= 34, f"objects miscounted: {missed}"
+    assert missed <= 23, f"objects miscounted: {missed}"
     exact = sum(all(truth[n].get(c, 0) == r.counts.get(c, 0) for c in set(truth[n]) | set(r.counts))
                 for n, r in results.items())
-    # measured: 14 (15 before a pile's size was guessed from each colour's part: 153030 and
+    # measured: 19 (14 before faces read as tray were taken for their block; 15 before a
+    # pile's size was guessed from each colour's part: 153030 and
     # 153031 lost to the keyboard read as blue and a red part cut in three faces, while 153000
     # and 153027 gained blocks but not yet exactness; every other measure of the set gained —
     # docs/vision.md; 8 before the faces lit alike, 7 before the samples' tray looks changed,
     # 8 before sizing by blocks alone, 3 before the colour cut)
-    assert exact >= 14, f"photos exact: {exact}"
+    assert exact >= 19, f"photos exact: {exact}"
 
 
 @needs_blocks
@@ -284,11 +299,12 @@ def test_blocks_are_not_round_whichever_photo_calibrates(other_calibrated):
 @needs_blocks
 def test_calibrated_on_any_other_photo_few_blocks_vanish_unsaid(other_calibrated):
     """Every other photo counted with each of those calibrations. Measured: 108 of 4 348
-    blocks missed without a flag (123 before a pile's size was guessed from each colour's
+    blocks missed without a flag (108 too before faces read as tray were taken for their
+    block, 123 before a pile's size was guessed from each colour's
     part of it, 126 before blocks seen from the side were counted by their
     faces, 163 before coloured patches the tray does not explain were reported, 137 before
-    piles counted beyond their cores were said), 204 of 620 photos exact (182 before the
-    parts, 87 before the faces).
+    piles counted beyond their cores were said), 215 of 620 photos exact (204 before faces
+    were taken, 182 before the parts, 87 before the faces).
     A floor on silence where the calibration photo is not the one the set came with: what a
     change tuned to that photo would lose."""
     stages = Stages()
@@ -297,4 +313,4 @@ def test_calibrated_on_any_other_photo_few_blocks_vanish_unsaid(other_calibrated
     assert stages.objects >= 4000, stages.line()
     assert stages.missed <= 112, stages.line()
     exact = sum(run.score.exact for run in other_calibrated)
-    assert exact >= 195, f"photos exact: {exact}"
+    assert exact >= 210, f"photos exact: {exact}"
