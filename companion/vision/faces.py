@@ -13,7 +13,7 @@ cube is wood), form a *face read as tray*. A solid one of a third of a cube is r
 the players to look at; from below (a tower's cube shows one face) it is never counted, since
 only the eye can tell its block apart. From the side, where blocks are counted by their faces
 (:mod:`companion.vision.lit_faces`), it is taken for its block's colour and counts with the
-block's other faces (``counting._faces_taken``; :attr:`Face.shape` holds its pixels).
+block's other faces (``counting._faces_taken``; :attr:`Face.mask` holds its pixels).
 
 The same witness finds what no colour names: a solid patch read as tray that is clearly
 coloured and of no hue of the tray look it was read as — the tray does not explain it — is an
@@ -54,15 +54,15 @@ class Face:
     area: int  # working pixels
     box: tuple[int, int, int, int]  # x, y, w, h, working pixels
     centre: tuple[float, float]  # working pixels
-    shape: np.ndarray | None = field(default=None, compare=False, repr=False)  # its pixels over box, half resolution
+    mask: np.ndarray | None = field(default=None, compare=False, repr=False)  # its pixels over box, half resolution
 
     def pixels(self, size: tuple[int, int]) -> np.ndarray:
         """The face's pixels in a working image of ``size`` (height, width): H×W bool."""
         out = np.zeros(size, bool)
-        if self.shape is None:
+        if self.mask is None:
             return out
         x, y, w, h = self.box
-        grown = cv2.resize(self.shape.view(np.uint8), (w, h), interpolation=cv2.INTER_NEAREST).view(bool)
+        grown = cv2.resize(self.mask.view(np.uint8), (w, h), interpolation=cv2.INTER_NEAREST).view(bool)
         part = out[y:y + h, x:x + w]
         part |= grown[:part.shape[0], :part.shape[1]]
         return out
