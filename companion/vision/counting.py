@@ -98,7 +98,7 @@ from companion.vision.frontend import NO_HUE, PLAIN, class_map
 from companion.vision.lit_faces import FACE_AREA, lightness_edges, lit_faces
 from companion.vision.naming import NO_SUCH_COLOUR, SAME_HUE, colour_doubts, name_by_margin, shade_of_its_colour
 from companion.vision.placing import cube_centres, place_objects
-from companion.vision.segment import Blobs, cores, find_blobs
+from companion.vision.segment import N_CLASSES, Blobs, class_sums, cores, find_blobs
 from companion.vision.sizing import COMPACT, Shapes, size_factor
 from companion.vision.tray import look_alike
 
@@ -528,11 +528,8 @@ class _Taken:
         """Per blob and class (as ``blobs.colour_sum`` and ``blobs.histogram``): the colour
         sums and the number of the taken pixels — left out of a blob's mean colour, which only
         the pixels the colour names speak for."""
-        shape = blobs.histogram.shape
-        key = blobs.labels[self.pixels] * shape[1] + self.classes[self.pixels]
-        count = np.bincount(key, minlength=shape[0] * shape[1]).reshape(shape)
-        sums = np.stack([np.bincount(key, weights=relit[self.pixels][:, c], minlength=shape[0] * shape[1])
-                         for c in range(3)], axis=1).reshape(shape + (3,))
+        key = blobs.labels[self.pixels] * N_CLASSES + self.classes[self.pixels]
+        count, sums = class_sums(key, blobs.count, relit[self.pixels])
         return sums, count
 
 

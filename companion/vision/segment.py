@@ -82,14 +82,9 @@ def find_blobs(classes: np.ndarray, image: np.ndarray | None = None, solid: int 
     xs, ys = flat % width, flat // width
     key = lab * N_CLASSES + classes.ravel()[flat]
     size = count * N_CLASSES
-    histogram = np.bincount(key, minlength=size).reshape(count, N_CLASSES)
+    histogram, colour_sum = class_sums(key, count, None if image is None else image.reshape(-1, 3)[flat])
     sum_x = np.bincount(key, weights=xs, minlength=size).reshape(count, N_CLASSES)
     sum_y = np.bincount(key, weights=ys, minlength=size).reshape(count, N_CLASSES)
-    colour_sum = None
-    if image is not None:
-        px = image.reshape(-1, 3)[flat]
-        colour_sum = np.stack([np.bincount(key, weights=px[:, c], minlength=size)
-                               for c in range(3)], axis=1).reshape(count, N_CLASSES, 3)
     stats = np.zeros((count, 5), np.int64)
     stats[:, 4] = histogram.sum(axis=1)
     radius = np.zeros(count, np.float32)
@@ -103,6 +98,18 @@ def find_blobs(classes: np.ndarray, image: np.ndarray | None = None, solid: int 
             stats[1:, axis + 2] = np.maximum.reduceat(coord, starts) - low + 1
         radius[1:] = np.maximum.reduceat(depth.ravel()[flat][order], starts)
     return Blobs(count, labels, stats, histogram, sum_x, sum_y, colour_sum, radius, depth)
+
+
+def class_sums(key: np.ndarray, count: int, bgr: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray | None]:
+    """Per label and class (count × N_CLASSES): the number of pixels by their ``key`` (label ·
+    N_CLASSES + class, one per pixel) and — with ``bgr``, those pixels' colours (N×3) — their
+    summed B, G, R (count × N_CLASSES × 3; else None)."""
+    size = count * N_CLASSES
+    histogram = np.bincount(key, minlength=size).reshape(count, N_CLASSES)
+    if bgr is None:
+        return histogram, None
+    return histogram, np.stack([np.bincount(key, weights=bgr[:, c], minlength=size)
+                                for c in range(3)], axis=1).reshape(count, N_CLASSES, 3)
 
 
 def colour_sides(classes: np.ndarray, solid: int, alike: Sequence[tuple[int, int]] = ()) -> np.ndarray | None:
