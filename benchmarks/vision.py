@@ -26,7 +26,10 @@ Two sets, reported side by side:
 For each: photos counted exactly (every colour right), objects miscounted (sum over photos and
 colours of |counted − true|), median milliseconds per photo and per megapixel; on sets with a
 box per true object, also the objects missed without a flag (``silent``: neither counted nor
-covered by an unknown or doubtful box, :mod:`benchmarks.stages`) — the worst miss. Timing runs on
+covered by an unknown or doubtful box, :mod:`benchmarks.stages`) — the worst miss. Per photo, ours
+also says how many miscounted photos carried no flag at all (``untold``: nothing doubtful, no
+unknown object — a battle decided wrongly without a word) and how many exact photos were flagged
+anyway (a look for nothing: flagging everything would make ``untold`` zero). Timing runs on
 one core (the process pins itself to CPU 0 and OpenCV to one thread); the wall time of the
 first count of each photo, as in a game, and its CPU time. Nothing here passes or fails; it prints numbers.
 """
@@ -50,7 +53,7 @@ from benchmarks.realsets import SETS, RealSet
 from benchmarks.stages import Stages, scaled
 from benchmarks.stress import TRAYS, stress_case, tray_conditions
 from companion.vision.calibration import Calibration, Sample, calibrate
-from companion.vision.counting import count_cubes
+from companion.vision.counting import TrayCount, count_cubes
 from companion.vision.errors import CalibrationError
 from companion.vision.imageio import read_image
 from companion.vision.synthetic import RenderedFrame, render_calibration_photo, render_empty_tray, render_tray
@@ -69,9 +72,14 @@ class Score:
     stages: Stages | None = None  # per true object, on sets with a box per object (stages.py)
     unknown: int | None = None  # objects our counter reported as of no colour (None: a baseline)
     unknown_in: int = 0  # photos with at least one
+    flags: bool = False  # whether the counter says when to look (ours; the baseline never does)
+    untold: list[str] = field(default_factory=list)  # photos miscounted with nothing flagged
+    alarms: int = 0  # photos counted exactly and flagged all the same
 
     def add(self, photo: str, truth: dict[str, int], counts: dict[str, int], timing: tuple[float, float],
-            megapixels: float, unknown: int | None = None):
+            megapixels: float, unknown: int | None = None, flagged: bool | None = None):
+        """One photo's count. ``flagged`` (ours only): whether its reading told the table to
+        look (:func:`told`)."""
         ms, cpu_ms = timing
         self.photos += 1
         if unknown is not None:
@@ -82,6 +90,11 @@ class Score:
         self.exact += wrong == 0
         if wrong:
             self.failures.append(photo)
+        if flagged is not None:
+            self.flags = True
+            if wrong and not flagged:
+                self.untold.append(photo)
+            self.alarms += bool(not wrong and flagged)
         self.ms.append(ms)
         self.cpu_ms.append(cpu_ms)
         self.ms_per_mp.append(ms / megapixels)
@@ -93,11 +106,25 @@ class Score:
         return (f"    unknown beyond the true foreign objects: {self.unknown} in {self.unknown_in} of {self.photos} photos "
                 f"({self.unknown / max(self.photos, 1):.2f} per photo)")
 
+    def told_line(self) -> str:
+        """Per photo, what a table would live through: a miscounted photo with a flag is
+        looked at; one without decides a battle wrongly (``untold``, the worst outcome); an
+        exact photo with a flag costs a look for nothing (``flagged anyway``)."""
+        wrong = self.photos - self.exact
+        return (f"    photos miscounted {wrong}: with a flag {wrong - len(self.untold)}, untold {len(self.untold)}; "
+                f"exact photos flagged anyway {self.alarms} of {self.exact}")
+
     def line(self) -> str:
         rate = 100.0 * self.exact / max(self.photos, 1)
         return (f"  {self.name:28} {self.exact:4d}/{self.photos:<4d} {rate:6.1f} %  "
                 f"{self.miscounted:6d}  {np.median(self.ms):8.1f}  {np.median(self.cpu_ms):8.1f}"
                 f"  {np.median(self.ms_per_mp):8.1f}")
+
+
+def told(result: TrayCount, foreign: int = 0) -> bool:
+    """Whether a reading tells the table to look: a doubtful blob, or an object of no colour
+    beyond the ``foreign`` ones truly in the photo (a synthetic frame's die or coin)."""
+    return bool(result.doubtful) or result.unknown > foreign
 
 
 def _pin_one_core() -> None:
@@ -176,13 +203,15 @@ def run_synthetic(frames: int, seed: int, baseline: bool = True, free: bool = Fa
         mp = frame.image.shape[0] * frame.image.shape[1] / 1e6
         label = f"{i} ({name})"
         result, timing = _timed(count_cubes, frame.image, cals[name])
-        ours.add(label, frame.counts, result.counts, timing, mp, max(0, result.unknown - frame.unknown))
+        ours.add(label, frame.counts, result.counts, timing, mp, max(0, result.unknown - frame.unknown),
+                 told(result, frame.unknown))
         result, timing = _timed(count_cubes, frame.image, cals[name], empty)
-        ours_empty.add(label, frame.counts, result.counts, timing, mp, max(0, result.unknown - frame.unknown))
+        ours_empty.add(label, frame.counts, result.counts, timing, mp, max(0, result.unknown - frame.unknown),
+                       told(result, frame.unknown))
         if free:
             result, timing = _timed(count_cubes, frame.image, free_cals[name])
             loose.add(label, every_cube_in_view(frame), result.counts, timing, mp,
-                      max(0, result.unknown - frame.unknown))
+                      max(0, result.unknown - frame.unknown), told(result, frame.unknown))
         if baseline:
             counted, timing = _timed(baseline_count, frame.image, bases[name])
             naive.add(label, frame.counts, counted, timing, mp)
@@ -220,7 +249,7 @@ def run_realset(realset: RealSet, drift=None, drawing=None, baseline: bool = Tru
             image = drift(image)
         mp = image.shape[0] * image.shape[1] / 1e6
         result, timing = _timed(count_cubes, image, cal)
-        ours.add(name, truth[name], result.counts, timing, mp, result.unknown)
+        ours.add(name, truth[name], result.counts, timing, mp, result.unknown, told(result))
         if ours.stages is not None:  # boxes are in the photo's own pixels: resized with it
             ours.stages.add(name, scaled(boxes[name], image.shape[1] / width), result)
         if baseline:
@@ -236,7 +265,7 @@ def variants_table(realset: RealSet, what: str, column: str, title: str, variant
     miscounted, ours beside the baseline, or our calibration's refusal."""
     width = max(22, *(len(label) for label in variants))
     lines = [f"\nreal photos '{realset.name}' {title}",
-             f"  {column:{width}} {'ours exact':>12} {'missed':>7} {'silent':>7}   "
+             f"  {column:{width}} {'ours exact':>12} {'missed':>7} {'silent':>7} {'untold':>7}   "
              f"{'baseline exact':>15} {'missed':>7}"]
     for label, variant in variants.items():
         try:
@@ -245,8 +274,8 @@ def variants_table(realset: RealSet, what: str, column: str, title: str, variant
             lines.append(f"  {label:{width}} refused: {exc}")
             continue
         silent = "—" if ours.stages is None else str(ours.stages.missed)
-        lines.append(f"  {label:{width}} {ours.exact:7d}/{ours.photos:<4d} {ours.miscounted:7d} {silent:>7}   "
-                     f"{naive.exact:10d}/{naive.photos:<4d} {naive.miscounted:7d}")
+        lines.append(f"  {label:{width}} {ours.exact:7d}/{ours.photos:<4d} {ours.miscounted:7d} {silent:>7} "
+                     f"{len(ours.untold):7d}   {naive.exact:10d}/{naive.photos:<4d} {naive.miscounted:7d}")
         if failures and ours.failures:
             lines.append(f"    wrong: {', '.join(ours.failures)}")
     return lines
@@ -306,7 +335,7 @@ def run_other_calibrations(realset: RealSet) -> list[OtherCalibration]:
         for other, image in photos.items():
             if other != name:
                 result = count_cubes(image, cal)
-                score.add(other, truth[other], result.counts, (0.0, 0.0), 1.0, result.unknown)
+                score.add(other, truth[other], result.counts, (0.0, 0.0), 1.0, result.unknown, told(result))
                 stages.add(other, boxes[other], result)
         out.append(OtherCalibration(name, cal, score, stages))
     return out
@@ -320,7 +349,7 @@ def calibrations_table(realset: RealSet, failures: bool) -> list[str]:
         return []
     lines = [f"\nreal photos '{realset.name}' calibrated on each other photo that shows every colour "
              "(its first true box of each colour; every other photo counted)",
-             f"  {'calibrated on':24} {'exact':>9} {'missed':>7} {'silent':>7} {'extra':>6}"]
+             f"  {'calibrated on':24} {'exact':>9} {'missed':>7} {'silent':>7} {'extra':>6} {'untold':>7}"]
     total = Stages()
     for run in runs:
         score, stages = run.score, run.stages
@@ -329,13 +358,14 @@ def calibrations_table(realset: RealSet, failures: bool) -> list[str]:
             continue
         total.extend(stages)
         lines.append(f"  {run.photo:24} {score.exact:4d}/{score.photos:<4d} {score.miscounted:7d} {stages.missed:7d} "
-                     f"{stages.extra:6d}")
+                     f"{stages.extra:6d} {len(score.untold):7d}")
         if failures and score.failures:
             lines.append(f"    wrong: {', '.join(score.failures)}")
     calibrated = [run for run in runs if run.calibration is not None]
     lines.append(f"  all {len(calibrated)} calibrations ({len(runs) - len(calibrated)} refused): exact "
                  f"{sum(r.score.exact for r in calibrated)} of {sum(r.score.photos for r in calibrated)} photos, "
-                 f"{sum(r.score.miscounted for r in calibrated)} objects miscounted")
+                 f"{sum(r.score.miscounted for r in calibrated)} objects miscounted, "
+                 f"{sum(len(r.score.untold) for r in calibrated)} photos miscounted with nothing flagged")
     lines.append(total.line())
     return lines
 
@@ -370,15 +400,15 @@ def surfaces_table(frames: int, seed: int) -> list[str]:
                 ours = (count_cubes(frame.image, cals[calibrated], empty), count_cubes(frame.image, cals[calibrated]))
                 exact += (ours[0].counts == truth, ours[1].counts == truth,
                           baseline_count(frame.image, bases[calibrated]) == truth)
-                silent += [r.counts != truth and not r.unknown and not r.doubtful for r in ours]
+                silent += [r.counts != truth and not told(r, frame.unknown) for r in ours]
             total += exact
             cells.append(f"{' · '.join(str(v) for v in exact):>14}")
         lines.append(f"  {calibrated:{width}} " + " ".join(cells))
     pairs = frames * len(TRAYS) * (len(TRAYS) - 1)
     lines.append(f"  all pairs of {pairs} frames: ours with the empty photo {total[0]}, without {total[1]}, "
                  f"baseline {total[2]}")
-    lines.append(f"  wrong without a flag (no unknown, nothing doubtful): ours with the empty photo {silent[0]}, "
-                 f"without {silent[1]}")
+    lines.append(f"  wrong without a flag (nothing doubtful, no unknown beyond the true foreign objects): ours with "
+                 f"the empty photo {silent[0]}, without {silent[1]}")
     return lines
 
 
@@ -422,6 +452,10 @@ def main(argv: list[str] | None = None) -> int:
             print(score.line())
             if score.unknown is not None:
                 print(score.unknown_line())
+            if score.flags:
+                print(score.told_line())
+                if args.failures and score.untold:
+                    print(f"    miscounted with nothing flagged: {', '.join(score.untold)}")
             if args.failures and score.failures:
                 print(f"    wrong: {', '.join(score.failures[:60])}")
             if score.stages is not None:

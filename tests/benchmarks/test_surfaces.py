@@ -19,6 +19,6 @@ def test_every_pair_of_other_trays_is_counted_ours_beside_the_baseline():
     assert lines[-2].strip() == (f"all pairs of {pairs} frames: ours with the empty photo {totals[0]}, "
                                  f"without {totals[1]}, baseline {totals[2]}")
     # Frames wrong without a flag are among the frames not exact.
-    silent = re.fullmatch(r"wrong without a flag \(no unknown, nothing doubtful\): ours with the empty photo "
-                          r"(\d+), without (\d+)", lines[-1].strip())
+    silent = re.fullmatch(r"wrong without a flag \(nothing doubtful, no unknown beyond the true foreign objects\): "
+                          r"ours with the empty photo (\d+), without (\d+)", lines[-1].strip())
     assert silent and all(int(silent[k + 1]) <= pairs - totals[k] for k in range(2))

@@ -83,6 +83,20 @@ def test_blocks_missed_without_a_flag_stay_few(blocks):
 
 
 @needs_blocks
+def test_every_miscounted_photo_tells_the_table_to_look(blocks):
+    """Per photo, what a table lives through: of the 12 photos miscounted, every one carries a
+    flag (a doubtful blob or an object of no colour), so no battle is decided wrongly without a
+    word. Measured beside it (``make bench``, "exact photos flagged anyway"): every one of the
+    19 exact photos is flagged too — a frame sized by guess doubts its piles — so on this set
+    the flags carry no news; the test holds the half that matters most."""
+    from benchmarks.vision import told
+
+    _, truth, results, _ = blocks
+    untold = [name for name, r in results.items() if r.counts != truth[name] and not told(r)]
+    assert untold == []
+
+
+@needs_blocks
 def test_a_lone_block_whose_lit_face_reads_as_the_desk_is_counted(blocks):
     """20250329_152838: the red block's face, paled by the lamp, reads as the orange-brown desk
     and only its rims as red — too little for a block. Seen from the side, the face beside its
@@ -314,3 +328,14 @@ def test_calibrated_on_any_other_photo_few_blocks_vanish_unsaid(other_calibrated
     assert stages.missed <= 112, stages.line()
     exact = sum(run.score.exact for run in other_calibrated)
     assert exact >= 210, f"photos exact: {exact}"
+
+
+@needs_blocks
+def test_calibrated_on_any_other_photo_few_miscounted_photos_go_untold(other_calibrated):
+    """Per photo: of the 405 photos miscounted over those calibrations, 3 carry no flag at all
+    (calibrated on 152838, 141008; on 153015, 152844 and 153028). The target is none; the
+    floor stops it from growing."""
+    untold = [(run.photo, photo) for run in other_calibrated for photo in run.score.untold]
+    wrong = sum(run.score.photos - run.score.exact for run in other_calibrated)
+    assert wrong > 300
+    assert len(untold) <= 3, untold
