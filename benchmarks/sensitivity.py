@@ -70,6 +70,7 @@ CONSTANTS: tuple[tuple[str, str], ...] = (
     ("companion.vision.lit_faces", "FACE_AREA"),
     ("companion.vision.lit_faces", "FACE_BLUR"),
     ("companion.vision.sizing", "PART"),
+    ("companion.vision.sizing", "FAR"),  # acts only where the calibration's size fails: see --calibrations
     ("companion.vision.faces", "CLIPPED"),
 )
 

@@ -24,7 +24,10 @@ Rules the count follows (documented for players in docs/vision.md):
   clusters (a chain is about as wide as one object; a cluster of several colours, each with
   a quarter of its colour pixels, by each colour's part: a pile seen from the side is
   several objects wide; when every cluster is wider than ×2, the median of those: the camera
-  is nearer than foreseen) — a guess, so every cluster
+  is nearer than foreseen; when nothing can vote because every object is under ×0.5 the
+  calibrated size (and ×0.25 or over), the camera is farther away than foreseen — calibrated on a
+  close-up — and the frame is read again at a working scale fine enough for objects of
+  their median size, and sized there by its own objects) — a guess, so every cluster
   counted by its area in such a frame is *doubtful* (size): a row of blocks standing up is
   as wide as one is long, and four of them read as one. So is, without an outline, every
   blob counted as more objects than it has separate cores: seen from the side, a pile's front
@@ -99,7 +102,7 @@ from companion.vision.lit_faces import FACE_AREA, lightness_edges, lit_faces
 from companion.vision.naming import NO_SUCH_COLOUR, SAME_HUE, colour_doubts, name_by_margin, shade_of_its_colour
 from companion.vision.placing import cube_centres, place_objects
 from companion.vision.segment import N_CLASSES, Blobs, class_sums, cores, find_blobs
-from companion.vision.sizing import COMPACT, Shapes, size_factor
+from companion.vision.sizing import COMPACT, FrameSize, Shapes, farther_than_foreseen, size_factor
 from companion.vision.tray import look_alike
 
 MIN_FRACTION = 0.5  # less than half a cube's area of a colour in a blob is a rim, not a cube
@@ -197,11 +200,13 @@ def _face_table(cal: Calibration) -> np.ndarray:
     return _face_tables(cal)[0]
 
 
-def _geometry(cal: Calibration, width: int, height: int) -> _Geometry:
+def _geometry(cal: Calibration, width: int, height: int, zoom: float = 1.0) -> _Geometry:
     """Scale, crop and outline for a photo of this size (photos may be smaller or larger than at
-    calibration: everything scales with the width). Cached per calibration and photo size."""
+    calibration: everything scales with the width), its cubes ``zoom`` times the calibrated
+    size (a free camera farther away: :func:`~companion.vision.sizing.farther_than_foreseen`).
+    Cached per calibration, photo size and zoom."""
     per_cal = _GEOMETRY.setdefault(cal, {})
-    geo = per_cal.get((width, height))
+    geo = per_cal.get((width, height, zoom))
     if geo is not None:
         return geo
     cal_w, cal_h = cal.image_size
@@ -213,11 +218,12 @@ def _geometry(cal: Calibration, width: int, height: int) -> _Geometry:
                              "so the tray outline does not fit. Calibrate with this camera.")
     else:
         factor = width / cal_w
-    side = cal.cube_side * factor
-    scale = cal.scale if factor == 1 else max(1, min(6, int(side / WORKING_SIDE)))
+    size = factor * zoom  # one cube in this photo over one in the calibration photo
+    side = cal.cube_side * size
+    scale = cal.scale if size == 1 else max(1, min(6, int(side / WORKING_SIDE)))
     # All cubes are one size: the median over every sample is steadier than one sample's.
-    unit_area = float(np.median([cal.cube_area[c] for c in cal.colors])) * factor ** 2 / scale ** 2
-    unit_radius = float(np.median([cal.cube_radius[c] for c in cal.colors])) * factor / scale
+    unit_area = float(np.median([cal.cube_area[c] for c in cal.colors])) * size ** 2 / scale ** 2
+    unit_radius = float(np.median([cal.cube_radius[c] for c in cal.colors])) * size / scale
     x0, y0, x1, y1 = 0, 0, width, height
     if cal.roi is not None:  # only the outline and a cube around it matter: less to compute
         pts = np.array(cal.roi, np.float64) * factor
@@ -239,12 +245,12 @@ def _geometry(cal: Calibration, width: int, height: int) -> _Geometry:
     cubes = [r for r in cal.references if r.code != BACKGROUND]
     refs = tuple((r.code, *r.metric(), r.shades) for r in cubes)
     cells = None
-    if cal.tray_cells is not None and factor == 1 and scale == cal.scale:
+    if cal.tray_cells is not None and size == 1 and scale == cal.scale:
         step = scale * light.CELL
         cells = cal.tray_cells[y0 // step:y1 // step, x0 // step:x1 // step]
     alike = tuple(sorted({(min(a.code, b.code), max(a.code, b.code)) for a, b in look_alike(cubes)}))
     geo = _Geometry(scale, (x0, y0, x1, y1), unit_area, unit_radius, roi_mask, refs, cells, alike)
-    per_cal[(width, height)] = geo
+    per_cal[(width, height, zoom)] = geo
     return geo
 
 
@@ -320,12 +326,21 @@ def count_cubes(image: np.ndarray, calibration: Calibration,
     geo = _geometry(calibration, image.shape[1], image.shape[0])
     relit, classes, burnt = _read_frame(image, empty, calibration, geo)
     found = _read_blobs(geo, classes, relit)
-    shapes = Shapes(found.blobs, geo.unit_radius)
-    voters = np.flatnonzero(found.has_colour & ~found.is_unknown & (found.area >= 0.2 * geo.unit_area))
-    colour_px = found.confident + found.ambiguous  # the blob's area shared out by its colours' pixels
-    colour_area = colour_px * (found.area / np.maximum(colour_px.sum(axis=1), 1.0))[:, None]
-    factor, guessed = size_factor(found.blobs, shapes, voters, found.area, colour_area, geo.unit_area,
-                                  geo.unit_radius, geo.roi_mask is not None, classes, geo.alike)
+    shapes, (factor, guessed, measured) = _frame_size(geo, found, classes)
+    zoom = 1.0
+    if not measured and geo.roi_mask is None:
+        # Nothing could size the frame, its objects all smaller than a vote allows: a free
+        # camera farther away than at calibration. Read again at a working scale fine enough
+        # for objects of their size, and sized there by its own objects.
+        far = farther_than_foreseen(found.area, np.flatnonzero(found.has_colour & ~found.is_unknown),
+                                    geo.unit_area)
+        if far is not None:
+            zoom = far
+            geo = _geometry(calibration, image.shape[1], image.shape[0], zoom)
+            relit, classes, burnt = _read_frame(image, empty, calibration, geo)
+            found = _read_blobs(geo, classes, relit)
+            shapes, (factor, _, _) = _frame_size(geo, found, classes)
+            guessed = True  # the calibration's size did not hold: every count rests on this frame's guess
     unit = geo.unit_area * factor * factor  # one cube's area in this frame, working pixels
     taken = None
     if calibration.seen_from_side:  # a face read as tray beside its block is part of it
@@ -348,7 +363,19 @@ def count_cubes(image: np.ndarray, calibration: Calibration,
     doubtful = tuple(d for _, d in sorted(doubts, key=lambda item: item[0]))
     ms = (time.perf_counter() - start) * 1000.0
     return TrayCount(counts, tuple(cubes), len(found.unknown_boxes), ms, tuple(found.unknown_boxes),
-                     sure, doubtful, factor)
+                     sure, doubtful, factor * zoom)
+
+
+def _frame_size(geo: _Geometry, found: "_BlobReading", classes: np.ndarray) -> tuple[Shapes, FrameSize]:
+    """Stage 3: the frame's blobs' shapes and its cube size over ``geo``'s
+    (:func:`~companion.vision.sizing.size_factor`); blobs of a colour with a fifth of a cube's
+    area or more vote."""
+    shapes = Shapes(found.blobs, geo.unit_radius)
+    voters = np.flatnonzero(found.has_colour & ~found.is_unknown & (found.area >= 0.2 * geo.unit_area))
+    colour_px = found.confident + found.ambiguous  # the blob's area shared out by its colours' pixels
+    colour_area = colour_px * (found.area / np.maximum(colour_px.sum(axis=1), 1.0))[:, None]
+    return shapes, size_factor(found.blobs, shapes, voters, found.area, colour_area, geo.unit_area,
+                               geo.unit_radius, geo.roi_mask is not None, classes, geo.alike)
 
 
 def _read_frame(image: np.ndarray, empty: np.ndarray | None, calibration: Calibration,

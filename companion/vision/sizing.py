@@ -28,6 +28,7 @@ SIZE_PRIOR = 0.5  # weight of the pull towards the likeliest size for frames of 
 MIN_LONE_FIXED, MIN_LONE_FREE = 1, 2
 COMPACT = (0.92, 1.7, 2.2)  # solidity at least, length over width at most, cube areas under: one object
 PART = 0.25  # share of a cluster's colour pixels that makes a colour one of its parts (for a guessed size)
+FAR = 0.25  # free camera: objects down to this size over the calibrated one say it is farther away
 
 
 class FrameSize(NamedTuple):
@@ -35,6 +36,7 @@ class FrameSize(NamedTuple):
 
     factor: float
     guessed: bool  # from the widths of clusters alone: no lone object to measure, no outline to bound it
+    measured: bool = True  # False: nothing in the frame could vote, the calibrated size stands
 
 
 def size_factor(blobs: Blobs, shapes: Shapes, candidates: np.ndarray, area: np.ndarray,
@@ -87,7 +89,22 @@ def size_factor(blobs: Blobs, shapes: Shapes, candidates: np.ndarray, area: np.n
             votes = ratio[ratio > high]
         if len(votes):
             return FrameSize(float(np.median(votes)), True)
-    return FrameSize(1.0, False)
+    return FrameSize(1.0, False, False)
+
+
+def farther_than_foreseen(area: np.ndarray, labels: np.ndarray, unit_area: float) -> float | None:
+    """The size (over the calibrated one) of a free camera's frame that nothing could size
+    because all its objects are smaller than a size vote allows: the median of
+    ``sqrt(area / unit_area)`` over the ``labels`` (blobs of a colour) of :data:`FAR`² to
+    ``SIZE_VOTE_FREE[0]``² of a cube's area — the camera is farther away than at calibration
+    (calibrated on a close-up, counted from across the desk). None when there is no such blob:
+    the frame shows nothing that could be an object further away."""
+    low = SIZE_VOTE_FREE[0]
+    ratio = area[labels] / unit_area
+    small = ratio[(ratio >= FAR * FAR) & (ratio < low * low)]
+    if not len(small):
+        return None
+    return float(np.sqrt(np.median(small)))
 
 
 def part_radii(blobs: Blobs, classes: np.ndarray, candidates: np.ndarray,

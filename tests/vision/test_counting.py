@@ -395,3 +395,36 @@ def test_a_free_camera_frame_of_clusters_only_has_its_counts_said():
     tower = calibrate(photo, [Sample("red", (160, 110, 80, 80))], roi=[(0, 0), (399, 0), (399, 299), (0, 299)])
     straight = count_cubes(frame, tower)
     assert straight.counts == {"red": 6} and not straight.doubtful
+
+
+def test_a_free_camera_farther_than_at_calibration_counts_the_small_cubes_and_says_so():
+    """Calibrated on a close-up (one cube 90 pixels wide), a photo from across the table shows
+    cubes 0.4 times that size: under the smallest size a frame may vote for (×0.5), they were
+    all crumbs, and a tray of five cubes read as empty, nothing said. Now such a frame, which
+    nothing else sizes, is read again at a working scale fine enough for them and counted:
+    a lone cube is one whatever its size, and a pile's count, resting on a size guessed where
+    the calibration's did not hold, is said. The reading's size factor says how far away the
+    camera was."""
+    from companion.vision.calibration import Sample, calibrate
+
+    grey, red, blue = (190, 190, 195), (60, 60, 200), (200, 90, 40)
+    photo = np.full((600, 800, 3), grey, np.uint8)
+    cv2.rectangle(photo, (200, 250), (289, 339), red, -1)
+    cv2.rectangle(photo, (500, 250), (589, 339), blue, -1)
+    close_up = calibrate(photo, [Sample("red", (170, 220, 150, 150)), Sample("blue", (470, 220, 150, 150))])
+    frame = np.full((600, 800, 3), grey, np.uint8)
+    for x, y, colour in ((100, 100, red), (300, 120, red), (500, 400, red), (200, 450, blue), (650, 150, blue)):
+        cv2.rectangle(frame, (x, y), (x + 35, y + 35), colour, -1)  # 36 pixels: 0.4 of the close-up's
+    result = count_cubes(frame, close_up)
+    assert result.counts == {"red": 3, "blue": 2}
+    assert result.size_factor == pytest.approx(0.4, abs=0.05)
+    assert not result.doubtful  # five lone cubes, each shaped like one
+    cv2.rectangle(frame, (350, 300), (421, 335), blue, -1)  # two blue cubes side by side
+    piled = count_cubes(frame, close_up)
+    assert piled.counts == {"red": 3, "blue": 4}
+    assert [(d.color, d.cubes) for d in piled.doubtful] == [("blue", 2)]
+    # Nothing of a cube's size or less than a quarter of it: the empty frame stays empty.
+    specks = np.full((600, 800, 3), grey, np.uint8)
+    for x, y in ((100, 100), (300, 400), (600, 200)):
+        cv2.rectangle(specks, (x, y), (x + 9, y + 9), red, -1)  # 10 pixels: 0.11 of a cube
+    assert count_cubes(specks, close_up).counts == {}

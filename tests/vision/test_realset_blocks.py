@@ -312,30 +312,53 @@ def test_blocks_are_not_round_whichever_photo_calibrates(other_calibrated):
 
 @needs_blocks
 def test_calibrated_on_any_other_photo_few_blocks_vanish_unsaid(other_calibrated):
-    """Every other photo counted with each of those calibrations. Measured: 108 of 4 348
-    blocks missed without a flag (108 too before faces read as tray were taken for their
+    """Every other photo counted with each of those calibrations. Measured: 68 of 4 348
+    blocks missed without a flag (108 before a free camera farther away than at calibration
+    was read again at a finer scale, 108 too before faces read as tray were taken for their
     block, 123 before a pile's size was guessed from each colour's
     part of it, 126 before blocks seen from the side were counted by their
     faces, 163 before coloured patches the tray does not explain were reported, 137 before
-    piles counted beyond their cores were said), 215 of 620 photos exact (204 before faces
-    were taken, 182 before the parts, 87 before the faces).
+    piles counted beyond their cores were said), 219 of 620 photos exact (215 before the
+    finer scale, 204 before faces were taken, 182 before the parts, 87 before the faces).
     A floor on silence where the calibration photo is not the one the set came with: what a
     change tuned to that photo would lose."""
     stages = Stages()
     for run in other_calibrated:
         stages.extend(run.stages)
     assert stages.objects >= 4000, stages.line()
-    assert stages.missed <= 112, stages.line()
+    assert stages.missed <= 72, stages.line()
     exact = sum(run.score.exact for run in other_calibrated)
-    assert exact >= 210, f"photos exact: {exact}"
+    assert exact >= 214, f"photos exact: {exact}"
+
+
+@needs_blocks
+def test_calibrated_on_a_close_up_the_photos_from_farther_away_are_not_read_empty():
+    """Calibrated on `153015` (a close-up: a block about 130 pixels wide), `152844` and
+    `153028` show their blocks about 0.4 times that size — under the smallest size a frame
+    may vote for — and read as an empty tray, nothing said (truth 5 and 9 blocks). Read
+    again at a scale fine enough for them, every block is counted in its colour, and the
+    photos are flagged (measured: 6 for 5 and 11 for 9 — the grey-blue keyboard at the edge
+    counts as blue at that size, as it does in 153030 as calibrated — each with its doubts)."""
+    from benchmarks.vision import other_calibrations
+
+    samples = dict(other_calibrations(DOBOT))["20250329_153015.jpg"]
+    cal = calibrate(read_image(DOBOT.folder / "20250329_153015.jpg"), samples)
+    truth = DOBOT.truth()
+    for name in ("20250329_152844.jpg", "20250329_153028.jpg"):
+        result = count_cubes(read_image(DOBOT.folder / name), cal)
+        assert result.size_factor < 0.6, name
+        assert all(result.counts.get(c, 0) >= n for c, n in truth[name].items()), (name, result.counts)
+        assert result.doubtful, name
 
 
 @needs_blocks
 def test_calibrated_on_any_other_photo_few_miscounted_photos_go_untold(other_calibrated):
-    """Per photo: of the 405 photos miscounted over those calibrations, 3 carry no flag at all
-    (calibrated on 152838, 141008; on 153015, 152844 and 153028). The target is none; the
-    floor stops it from growing."""
+    """Per photo: of the 401 photos miscounted over those calibrations, 1 carries no flag at
+    all (calibrated on 152838, 141008: 1 red of 4, its close-up sized ×2.8 from one cluster;
+    3 of 405 before a free camera farther away than at calibration was read again at a finer
+    scale — 152844 and 153028 read as an empty tray with the close-up 153015's calibration).
+    The target is none; the floor stops it from growing."""
     untold = [(run.photo, photo) for run in other_calibrated for photo in run.score.untold]
     wrong = sum(run.score.photos - run.score.exact for run in other_calibrated)
     assert wrong > 300
-    assert len(untold) <= 3, untold
+    assert len(untold) <= 1, untold

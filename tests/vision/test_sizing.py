@@ -1,7 +1,8 @@
 import numpy as np
+import pytest
 
 from companion.vision.segment import find_blobs
-from companion.vision.sizing import Shapes, size_factor, whole_cubes_size
+from companion.vision.sizing import FAR, SIZE_VOTE_FREE, Shapes, farther_than_foreseen, size_factor, whole_cubes_size
 
 RADIUS = 10.0  # one calibrated object's radius, working pixels
 
@@ -141,3 +142,25 @@ def test_colours_alike_or_a_thin_rim_of_another_colour_are_no_parts():
     one[20:60, 20:60] = 1
     one[58:60, 20:60] = 6  # a rim of green, under a quarter of the colour pixels
     assert _guess(one).factor > 1.8
+
+
+def test_a_frame_nothing_could_size_says_so():
+    thin = np.zeros((120, 400), np.uint8)
+    thin[50:54, 20:300] = 1  # a thin blob alone: no vote, the calibrated size stands
+    size = _frame_size(thin, fixed_camera=False)
+    assert (size.factor, size.guessed, size.measured) == (1.0, False, False)
+    lone = np.zeros((120, 400), np.uint8)
+    _disc(lone, 60, 60, RADIUS)
+    _disc(lone, 200, 60, RADIUS)
+    assert _frame_size(lone, fixed_camera=False).measured
+
+
+def test_objects_smaller_than_a_vote_allows_say_the_camera_is_farther_away():
+    unit = np.pi * RADIUS ** 2
+    area = np.array([0.0, 0.16, 0.17, 0.15, 0.01, 3.0]) * unit  # label 0 the tray; a speck; a pile
+    size = farther_than_foreseen(area, np.arange(1, 6), unit)
+    assert size == pytest.approx(0.4, abs=0.01)  # the three small objects, not the speck or the pile
+    specks = np.array([0.0, 0.9 * FAR ** 2, 0.5 * FAR ** 2]) * unit
+    assert farther_than_foreseen(specks, np.arange(1, 3), unit) is None
+    voters = np.array([0.0, SIZE_VOTE_FREE[0] ** 2]) * unit  # as large as a vote allows: it votes
+    assert farther_than_foreseen(voters, np.arange(1, 2), unit) is None
