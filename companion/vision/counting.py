@@ -27,9 +27,10 @@ Rules the count follows (documented for players in docs/vision.md):
   is nearer than foreseen; when nothing can vote because every object is under ×0.5 the
   calibrated size (and ×0.25 or over), the camera is farther away than foreseen — calibrated on a
   close-up — and the frame is read again at a working scale fine enough for objects of
-  their median size, and sized there by its own objects) — a guess, so every cluster
-  counted by its area in such a frame is *doubtful* (size): a row of blocks standing up is
-  as wide as one is long, and four of them read as one. So is, without an outline, every
+  their median size, and sized there by its own objects) — a guess, so every blob counted
+  in such a frame is *doubtful* (size): a row of blocks standing up is as wide as one is
+  long, and four of them read as one; four packed in a square are shaped like one object, and
+  a frame whose only pile that is takes its width for one block's. So is, without an outline, every
   blob counted as more objects than it has separate cores: seen from the side, a pile's front
   hides part of what lies behind it, and its area undercounts.
 - A blob holds ``round(area / one cube)`` objects — its area counting every pixel of a
@@ -639,7 +640,7 @@ def _report(geo: _Geometry, found: _BlobReading, counted: list, crumbs: list[tup
         # Without an outline the photo may be taken from the side: a pile's area leaves out
         # what its front hides, so a count its cores do not show rests on a guess too.
         by_area = not by_shape and n > waists[label]
-        if abs(ratio - n) > SIZE_DOUBT or (guessed and not by_shape) or (geo.roi_mask is None and by_area):
+        if abs(ratio - n) > SIZE_DOUBT or guessed or (geo.roi_mask is None and by_area):
             alt = n + 1 if ratio >= n else n - 1
             main = CUBE_COLORS[int(np.argmax(seats))]
             doubts.append((round(max(0.05, base), 3),
