@@ -237,6 +237,28 @@ def test_a_name_twice_in_other_capitals_is_refused_and_the_seat_is_marked(server
     assert "ANI" in answer.json()["error"]["message"]
 
 
+def test_the_new_game_buttons_wait_until_they_work(server, browser: Browser) -> None:
+    """A tap on "5 players" before the page has loaded the board and the roster did nothing
+    (a CI run under load saw 3 seats after it). The buttons come disabled and are enabled once
+    they work; the board's answer is held here until the buttons have been checked."""
+    context = browser.new_context(viewport={"width": 1280, "height": 800})
+    page = context.new_page()
+    held = []
+    page.route("**/api/board", lambda route: held.append(route))
+    page.goto(server.url + "/games/new")
+    expect(page.locator("#wizard")).to_have_attribute("aria-busy", "true")
+    for n in (3, 4, 5):
+        expect(page.locator(f'.player-count button[data-count="{n}"]')).to_be_disabled()
+    expect(page.locator("#start-game")).to_be_disabled()
+    assert len(held) == 1
+    held[0].continue_()
+    page.locator('.player-count button[data-count="5"]').click()  # waits until enabled
+    expect(page.locator("#seats li")).to_have_count(5)
+    expect(page.locator("#wizard")).not_to_have_attribute("aria-busy", "true")
+    expect(page.locator("#start-game")).to_be_enabled()
+    context.close()
+
+
 def test_a_tribe_twice_names_both_seats_and_every_colour_can_be_changed(server, open_page) -> None:
     page = open_page("/games/new")
     page.locator('.player-count button[data-count="5"]').click()

@@ -141,3 +141,43 @@ def test_a_game_on_two_tablets_and_a_german_phone(server, browser: Browser) -> N
     for page in devices.values():
         assert page.js_errors == [], page.js_errors
         page.context.close()
+
+
+def test_the_battle_comes_into_view_when_the_live_stream_brings_it_before_the_answer(server, browser: Browser) -> None:
+    """On a busy Pi the server's live stream may bring the new state to the tablet that sent
+    the attack before the command's own answer does. The battle is what comes next on that
+    tablet all the same, and it comes into view: the phase the tablet moved on from is the one
+    it saw when it sent, not the one the stream had already replaced (a CI run under load
+    caught the battle off screen). The answer is held here until the stream has shown the
+    battle, so the order is not left to chance."""
+    a = device(browser, PHONE, "en-US")  # a phone: the attack form's button is far below the battle
+    quiet = Shots(FOLDER, "stream-first")
+    game = create_game(a, server.url, quiet)
+    deploy(a, quiet)
+    starting_resources(a, quiet)
+    seed(a, quiet)
+    reinforce_all(a, {"red": ("treehome", "light", 1)})
+    start_actions(a)
+    a.locator('#panel .action-grid button[data-action="attack"]').click()
+    f = form(a, "attack")
+    f.locator('[data-field="source"] button[data-value="mountainhome|light"], select[name="source"]').first.wait_for()
+    if f.locator('[data-field="source"] button[data-value="mountainhome|light"]').count():
+        choose(f, "source", "mountainhome|light")
+    choose(f, "target", "the-murk|light") if f.locator('[data-field="target"] button[data-value="the-murk|light"]').count() \
+        else f.locator('select[name="target"]').select_option("the-murk|light")
+    expect(field(f, "armies").locator("output.val")).to_have_text("2")
+    choose(f, "card", "source")
+    held = []
+
+    def hold(route) -> None:  # the server applies the command (and streams it); the answer waits
+        held.append((route, route.fetch()))
+
+    a.route(f"**/api/games/{game}/commands", hold)
+    f.locator('button[type="submit"]').scroll_into_view_if_needed()
+    f.locator('button[type="submit"]').click()
+    expect(a.locator("#battle")).to_be_visible()  # brought by the stream, the answer still held
+    assert len(held) == 1
+    route, response = held[0]
+    route.fulfill(response=response)
+    expect(a.locator("#battle")).to_be_in_viewport()
+    assert a.js_errors == []

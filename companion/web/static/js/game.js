@@ -31,6 +31,9 @@ export const ctx = {
    *  player-readable ApiError for the caller to show inline (nothing changed on the server). */
   async send(command, { versioned = true, accepted } = {}) {
     if (stale && versioned) throw new ApiError(0, "StaleViewError", t("err_catching_up"));
+    // The phase this device saw when it sent: the live stream may bring the new state before
+    // the answer does, and the player who moved the game on still has what comes next shown.
+    const phase = ctx.state?.phase;
     try {
       const answer = await sendCommand(gameId, command, versioned ? ctx.state?.version : undefined);
       if (accepted) accepted(answer);
@@ -39,7 +42,6 @@ export const ctx = {
       if (versioned) notice(null);
       if (answer.event) history.unshift({ ...answer.event, seq: answer.state?.version });
       loadHistory();
-      const phase = ctx.state?.phase;
       apply(answer.state);
       if (ctx.state.phase !== phase) reveal($("panel")); // what comes next, on the device that moved on
       return answer;

@@ -205,5 +205,10 @@ async function init() {
   $("rounds").addEventListener("input", () => { roundsTouched = true; });
   $("wizard").addEventListener("submit", submit);
   render();
+  // The buttons come disabled from the server: a tap before they do anything is not lost
+  // silently on a slow tablet, it cannot happen.
+  for (const b of document.querySelectorAll(".player-count [data-count]")) b.disabled = false;
+  $("start-game").disabled = false;
+  $("wizard").removeAttribute("aria-busy");
 }
 init();
