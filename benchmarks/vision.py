@@ -106,6 +106,13 @@ class Score:
         return (f"    unknown beyond the true foreign objects: {self.unknown} in {self.unknown_in} of {self.photos} photos "
                 f"({self.unknown / max(self.photos, 1):.2f} per photo)")
 
+    def add_reading(self, photo: str, truth: dict[str, int], result: TrayCount, timing: tuple[float, float],
+                    megapixels: float, foreign: int = 0) -> None:
+        """One photo counted by ours: :meth:`add` with the reading's unknowns beyond the
+        ``foreign`` objects truly in the photo, and whether it told the table to look."""
+        self.add(photo, truth, result.counts, timing, megapixels, max(0, result.unknown - foreign),
+                 told(result, foreign))
+
     def told_line(self) -> str:
         """Per photo, what a table would live through: a miscounted photo with a flag is
         looked at; one without decides a battle wrongly (``untold``, the worst outcome); an
@@ -203,15 +210,12 @@ def run_synthetic(frames: int, seed: int, baseline: bool = True, free: bool = Fa
         mp = frame.image.shape[0] * frame.image.shape[1] / 1e6
         label = f"{i} ({name})"
         result, timing = _timed(count_cubes, frame.image, cals[name])
-        ours.add(label, frame.counts, result.counts, timing, mp, max(0, result.unknown - frame.unknown),
-                 told(result, frame.unknown))
+        ours.add_reading(label, frame.counts, result, timing, mp, frame.unknown)
         result, timing = _timed(count_cubes, frame.image, cals[name], empty)
-        ours_empty.add(label, frame.counts, result.counts, timing, mp, max(0, result.unknown - frame.unknown),
-                       told(result, frame.unknown))
+        ours_empty.add_reading(label, frame.counts, result, timing, mp, frame.unknown)
         if free:
             result, timing = _timed(count_cubes, frame.image, free_cals[name])
-            loose.add(label, every_cube_in_view(frame), result.counts, timing, mp,
-                      max(0, result.unknown - frame.unknown), told(result, frame.unknown))
+            loose.add_reading(label, every_cube_in_view(frame), result, timing, mp, frame.unknown)
         if baseline:
             counted, timing = _timed(baseline_count, frame.image, bases[name])
             naive.add(label, frame.counts, counted, timing, mp)
@@ -249,7 +253,7 @@ def run_realset(realset: RealSet, drift=None, drawing=None, baseline: bool = Tru
             image = drift(image)
         mp = image.shape[0] * image.shape[1] / 1e6
         result, timing = _timed(count_cubes, image, cal)
-        ours.add(name, truth[name], result.counts, timing, mp, result.unknown, told(result))
+        ours.add_reading(name, truth[name], result, timing, mp)
         if ours.stages is not None:  # boxes are in the photo's own pixels: resized with it
             ours.stages.add(name, scaled(boxes[name], image.shape[1] / width), result)
         if baseline:
@@ -335,7 +339,7 @@ def run_other_calibrations(realset: RealSet) -> list[OtherCalibration]:
         for other, image in photos.items():
             if other != name:
                 result = count_cubes(image, cal)
-                score.add(other, truth[other], result.counts, (0.0, 0.0), 1.0, result.unknown, told(result))
+                score.add_reading(other, truth[other], result, (0.0, 0.0), 1.0)
                 stages.add(other, boxes[other], result)
         out.append(OtherCalibration(name, cal, score, stages))
     return out

@@ -333,8 +333,7 @@ def count_cubes(image: np.ndarray, calibration: Calibration,
         # Nothing could size the frame, its objects all smaller than a vote allows: a free
         # camera farther away than at calibration. Read again at a working scale fine enough
         # for objects of their size, and sized there by its own objects.
-        far = farther_than_foreseen(found.area, np.flatnonzero(found.has_colour & ~found.is_unknown),
-                                    geo.unit_area)
+        far = farther_than_foreseen(found.area, np.flatnonzero(found.coloured), geo.unit_area)
         if far is not None:
             zoom = far
             geo = _geometry(calibration, image.shape[1], image.shape[0], zoom)
@@ -372,7 +371,7 @@ def _frame_size(geo: _Geometry, found: "_BlobReading", classes: np.ndarray) -> t
     (:func:`~companion.vision.sizing.size_factor`); blobs of a colour with a fifth of a cube's
     area or more vote."""
     shapes = Shapes(found.blobs, geo.unit_radius)
-    voters = np.flatnonzero(found.has_colour & ~found.is_unknown & (found.area >= 0.2 * geo.unit_area))
+    voters = np.flatnonzero(found.coloured & (found.area >= 0.2 * geo.unit_area))
     colour_px = found.confident + found.ambiguous  # the blob's area shared out by its colours' pixels
     colour_area = colour_px * (found.area / np.maximum(colour_px.sum(axis=1), 1.0))[:, None]
     return shapes, size_factor(found.blobs, shapes, voters, found.area, colour_area, geo.unit_area,
@@ -419,6 +418,12 @@ class _BlobReading:
     is_unknown: np.ndarray  # bool per label: mostly of no calibrated colour
     named_not: set[int]  # labels holding a solid piece of no colour (reported unknown, no cubes)
     unknown_boxes: list[tuple[int, int, int, int]]  # camera pixels, in the order they were found
+
+    @property
+    def coloured(self) -> np.ndarray:
+        """Per label, whether the blob may hold objects of a colour: it has colour pixels and
+        is not mostly of no colour."""
+        return self.has_colour & ~self.is_unknown
 
 
 def _read_blobs(geo: _Geometry, classes: np.ndarray, relit: np.ndarray) -> _BlobReading:

@@ -37,3 +37,11 @@ def test_a_counter_that_never_flags_reports_no_told_line():
     baseline = Score("baseline (HSV)")
     baseline.add("wrong", {"red": 2}, {"red": 1}, (1.0, 1.0), 1.0)
     assert not baseline.flags and baseline.untold == [] and baseline.alarms == 0
+
+
+def test_a_reading_is_scored_with_its_unknowns_beyond_the_foreign_objects():
+    score = Score("ours")
+    score.add_reading("die said", {"red": 2}, _reading(unknown=1), (1.0, 1.0), 1.0, foreign=1)
+    assert (score.unknown, score.untold) == (0, ["die said"])  # the die is no flag on the count
+    score.add_reading("die and more", {"red": 1}, _reading(unknown=2), (1.0, 1.0), 1.0, foreign=1)
+    assert (score.unknown, score.alarms) == (1, 1)
