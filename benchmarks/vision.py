@@ -170,6 +170,12 @@ def calibrate_trays(baseline: bool = True) -> tuple[dict[str, Calibration], dict
     return cals, bases
 
 
+def calibrate_tray(name: str) -> Calibration:
+    """Tray ``name`` of the stress set calibrated as :func:`calibrate_trays` does it."""
+    tower, photo, samples, empty = _calibration_photo(name, list(TRAYS).index(name))
+    return calibrate(photo.image, samples, empty=empty.image, roi=tower.roi)
+
+
 def stress_frame(index: int, seed: int):
     """Frame ``index`` of the stress set: its tray's name, the rendered frame and the photo of
     its empty tray under the same conditions."""

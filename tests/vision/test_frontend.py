@@ -34,3 +34,35 @@ def test_black_on_a_coloured_pixel_counts_as_unnamed():
     assert _unnamed(classes, coloured) == 3  # the unknown pixel and the two coloured "blacks"
     assert len(_coloured_plain(classes, small, ())[0]) == 0  # no colour without hue: nothing to judge
     assert len(_coloured_plain(np.zeros_like(classes), small, (BLACK,))[0]) == 0  # nothing named black
+
+
+def _chart(light_change) -> tuple[np.ndarray, np.ndarray, list]:
+    """A frame of one patch per cube colour of the light grey tray's references, each seen
+    under ``light_change`` (B, G, R), with its class map and the references."""
+    from companion.vision.synthetic import RenderConditions, synthetic_calibration
+
+    references = synthetic_calibration(RenderConditions()).references
+    cubes = [max((r for r in references if r.code == code), key=lambda r: r.weight)
+             for code in sorted({r.code for r in references} - {BACKGROUND})]
+    relit = np.concatenate([np.full((10, 10, 3), np.clip(np.array(r.bgr) * light_change, 0, 255), np.uint8)
+                            for r in cubes], axis=1)
+    classes = np.concatenate([np.full((10, 10), r.code, np.uint8) for r in cubes], axis=1)
+    return relit, classes, references
+
+
+def test_the_tray_light_is_doubted_by_what_it_leaves_unnamed_and_what_its_cubes_say():
+    """A fifth of the objects unnamed doubts the tray's light only if the cubes it names imply
+    another light; most of them unnamed doubts it unless those cubes confirm it; with nothing
+    to form a chart (no cube named), only "most"."""
+    from companion.vision.frontend import CONFIRMED, SOME_UNNAMED, UNNAMED, _light_doubted
+
+    assert SOME_UNNAMED < UNNAMED
+    some, most = (SOME_UNNAMED + UNNAMED) / 2, (UNNAMED + 1.0) / 2
+    on_refs = _chart((1.0, 1.0, 1.0))
+    off_refs = _chart((1.0, 1.0, 1.3 * CONFIRMED))  # the cubes' red channel says another light
+    relit, classes, references = on_refs
+    nothing_named = (relit, np.zeros_like(classes), references)
+    assert not _light_doubted(SOME_UNNAMED, *off_refs)  # too little unnamed to doubt anything
+    assert not _light_doubted(some, *on_refs) and _light_doubted(some, *off_refs)
+    assert not _light_doubted(most, *on_refs) and _light_doubted(most, *off_refs)
+    assert not _light_doubted(some, *nothing_named) and _light_doubted(most, *nothing_named)
