@@ -11,9 +11,10 @@ more (another background, another table), the tray's witness is wrong, and under
 of the objects take no colour. The frame is then read again under the light the cubes
 themselves imply — the cubes are a colour chart (:func:`light.chart_gain`) — and that reading
 is kept when it names at least half of what the tray's reading left unnamed. The tray's light
-is doubted when a fifth of the objects' pixels take no colour under it, unless the cubes it
-does name confirm it (their chart gives the same light): then what it leaves unnamed is a
-foreign object or a rim, not a cube under another light. A pixel named black that the photo
+is doubted when half of the objects' pixels take no colour under it, unless the cubes it does
+name confirm it (their chart gives the same light: what it leaves unnamed is then a foreign
+object or a rim, not a cube under another light) — and already when a fifth take none and
+those cubes imply another light (:func:`_light_doubted`). A pixel named black that the photo
 shows clearly coloured counts as unnamed: a wrong light can darken every cube into black as
 well as leave it no colour.
 """
