@@ -10,11 +10,12 @@ The light is read from the tray. When the surface behind the tray is not the cal
 more (another background, another table), the tray's witness is wrong, and under its light most
 of the objects take no colour. The frame is then read again under the light the cubes
 themselves imply — the cubes are a colour chart (:func:`light.chart_gain`) — and that reading
-is kept when it names at least half of what the tray's reading left unnamed. The tray's light
-is doubted when half of the objects' pixels take no colour under it, unless the cubes it does
+is kept when it names enough of what the tray's reading left unnamed. The tray's light is
+doubted when half of the objects' pixels take no colour under it, unless the cubes it does
 name confirm it (their chart gives the same light: what it leaves unnamed is then a foreign
-object or a rim, not a cube under another light) — and already when a fifth take none and
-those cubes imply another light (:func:`_light_doubted`). A pixel named black that the photo
+object or a rim, not a cube under another light) — another light must then name half of what
+it left — and already when a fifth take none and those cubes imply another light: a fifth of
+it is enough then (:func:`_tray_light_doubt`). A pixel named black that the photo
 shows clearly coloured counts as unnamed: a wrong light can darken every cube into black as
 well as leave it no colour.
 """
@@ -34,7 +35,8 @@ UNCHANGED = 14  # grey levels (working resolution): a pixel this close to the em
 LIGHT_ONLY = 1.2  # a shadow or reflection changes a pixel's channels by factors this close
 UNNAMED = 0.5  # this share of the objects' pixels of no known colour: the tray's light is doubted…
 CONFIRMED = 1.1  # … unless the cubes it names imply its light, within this factor in every channel;
-SOME_UNNAMED = 0.2  # from this share on, doubted when the cubes it names imply another light
+SOME_UNNAMED = 0.2  # from this share on, doubted when the cubes it names imply another light…
+FEWER_UNNAMED = 0.8  # … and the cubes' light then kept when it leaves under this share of what the tray's did
 CHART_ROUNDS = 1  # readings under the cubes' own light after the uncorrected one (1, 2 and 3 count alike)
 NO_HUE = 2 * CHROMATIC  # Lab chroma in the photo from which a pixel is clearly of some hue
 PLAIN = CHROMATIC / 2  # a colour whose every reference is greyer than this has no hue (black);
@@ -59,7 +61,8 @@ def class_map(small: np.ndarray, references: Sequence[Reference], tables: tuple[
     plain = _plain_codes(references)
     coloured = _coloured_plain(classes, small, plain)
     unnamed = _unnamed(classes, coloured)
-    if _light_doubted(unnamed / max(1, np.count_nonzero(classes != BACKGROUND)), relit, classes, references):
+    bar = _tray_light_doubt(unnamed / max(1, np.count_nonzero(classes != BACKGROUND)), relit, classes, references)
+    if bar is not None:
         # Where the objects are, the tray's reading still tells: its light makes the new
         # surface look like the calibrated one. With the empty photo that is sure (what
         # changed since it is no tray); without it, what the photo shows unlike the rest of
@@ -68,18 +71,24 @@ def class_map(small: np.ndarray, references: Sequence[Reference], tables: tuple[
         if empty_small is None:
             surface = _surface_by_its_looks(small, relit, surface, references, ref_index)
         relit, classes, coloured = _by_the_cubes(small, references, full_lut, empty_small, plain, surface,
-                                                 (unnamed, relit, classes, coloured))
+                                                 (unnamed, relit, classes, coloured), bar)
     # Whichever reading stands, a pixel it names black that the photo shows clearly coloured
     # is no black cube: unknown, for the table to look at, never counted.
     classes[coloured] = UNKNOWN
     return relit, classes
 
 
-def _light_doubted(share: float, relit: np.ndarray, classes: np.ndarray, references: Sequence[Reference]) -> bool:
-    """Whether the tray's light is doubted, its reading (``relit``, ``classes``) leaving
-    ``share`` of the objects' pixels unnamed: when most of them are (:data:`UNNAMED`), unless
-    the cubes it does name confirm its light; when a fifth are (:data:`SOME_UNNAMED`), if those
-    cubes imply another light. The cubes speak through the gain that would bring them to their
+def _tray_light_doubt(share: float, relit: np.ndarray, classes: np.ndarray,
+                      references: Sequence[Reference]) -> float | None:
+    """None when the tray's light stands, its reading (``relit``, ``classes``) leaving
+    ``share`` of the objects' pixels unnamed; else the bar another light must pass: the share
+    of the tray reading's unnamed pixels its reading may leave at most. Doubted when most of
+    them are unnamed (:data:`UNNAMED`), unless the cubes it does name confirm its light — then
+    another light must name half of what it left; when a fifth are (:data:`SOME_UNNAMED`), if
+    those cubes imply another light — two witnesses disagree, and another light need only name
+    a fifth of it (:data:`FEWER_UNNAMED`; half there as well left 7 frames of 300 fewer exact
+    behind another tray, with the empty photo, and 4 more blocks miscounted over dobot's other
+    calibrations). The cubes speak through the gain that would bring them to their
     references (:func:`light.chart_gain`, two colours at least), within :data:`CONFIRMED` of
     ×1 in every channel or not. Behind another surface the tray's light is wrong and the cubes
     it still names are off their references: on the synthetic trays counted behind another
@@ -91,12 +100,12 @@ def _light_doubted(share: float, relit: np.ndarray, classes: np.ndarray, referen
     photos of blocks and sweets, whose faces are lit unlike their sample, the chart is rougher
     (×1.26 in the median) and seldom confirms."""
     if share <= SOME_UNNAMED:
-        return False
+        return None
     gain = light.chart_gain(relit, classes, references)
-    if gain is None:
-        return share > UNNAMED
-    confirmed = bool(np.all(np.abs(np.log(gain)) <= np.log(CONFIRMED)))
-    return not confirmed
+    confirmed = gain is not None and bool(np.all(np.abs(np.log(gain)) <= np.log(CONFIRMED)))
+    if share > UNNAMED:
+        return None if confirmed else 0.5
+    return FEWER_UNNAMED if gain is not None and not confirmed else None
 
 
 def _plain_codes(references: Sequence[Reference]) -> tuple[int, ...]:
@@ -140,12 +149,13 @@ def _unnamed(classes: np.ndarray, coloured: _Positions) -> int:
 
 def _by_the_cubes(small: np.ndarray, references: Sequence[Reference], full_lut: np.ndarray,
                   empty_small: np.ndarray | None, plain: tuple[int, ...], surface: np.ndarray,
-                  tray_reading: tuple[int, np.ndarray, np.ndarray, _Positions]
+                  tray_reading: tuple[int, np.ndarray, np.ndarray, _Positions], bar: float
                   ) -> tuple[np.ndarray, np.ndarray, _Positions]:
     """The frame's objects (everything but ``surface``) read under the frame's own light, then
     under the light its cubes imply (the gain that brings each named colour to its reference,
     :data:`CHART_ROUNDS` times): the reading that leaves the fewest pixels unnamed, if it
-    halves the tray reading's, else the tray reading. A reading is ``(unnamed, relit,
+    leaves fewer than ``bar`` of the tray reading's (:func:`_tray_light_doubt`), else the
+    tray reading. A reading is ``(unnamed, relit,
     classes, coloured blacks)``; the last three of the one kept are returned."""
     best = tray_reading
     unnamed_by_the_tray = tray_reading[0]
@@ -155,7 +165,7 @@ def _by_the_cubes(small: np.ndarray, references: Sequence[Reference], full_lut: 
         classes[surface] = BACKGROUND
         coloured = _coloured_plain(classes, small, plain)
         unnamed = _unnamed(classes, coloured)
-        if unnamed < min(best[0], 0.5 * unnamed_by_the_tray):
+        if unnamed < min(best[0], bar * unnamed_by_the_tray):
             best = (unnamed, relit, classes, coloured)
         gain = light.chart_gain(small, classes, references) if round_ < CHART_ROUNDS else None
         if gain is None:

@@ -491,3 +491,25 @@ def test_a_free_camera_frame_sized_by_its_one_square_pile_says_so():
     assert result.size_factor == pytest.approx(2.0, abs=0.2)  # the pile taken for one object …
     (doubt,) = result.doubtful  # … and said
     assert (doubt.color, doubt.cubes, doubt.reason) == ("red", result.counts["red"], "size")
+
+
+@pytest.mark.parametrize("calibrated, index, with_empty", [("light grey", 33, True), ("two-tone", 9, True),
+                                                           ("textured", 57, False)])
+def test_when_the_cubes_contradict_the_tray_their_light_need_not_name_half(calibrated, index, with_empty,
+                                                                           monkeypatch):
+    """Wood frames of the stress set counted with another tray's calibration: a fifth of the
+    objects unnamed by the tray's light and its cubes off their references. The cubes' light
+    names more, not half of what the tray's left: kept, every cube counts; held to half (as
+    when most is unnamed and nothing contradicts the tray), the tray's light stood and cubes
+    were miscounted or unknown."""
+    from benchmarks.vision import calibrate_tray, stress_frame
+    from companion.vision import frontend
+
+    name, frame, empty = stress_frame(index, 2026)
+    assert name == "wood"
+    calibration = calibrate_tray(calibrated)
+    result = count_cubes(frame.image, calibration, empty if with_empty else None)
+    assert result.counts == frame.counts and result.unknown == frame.unknown
+    monkeypatch.setattr(frontend, "FEWER_UNNAMED", 0.5)
+    held_to_half = count_cubes(frame.image, calibration, empty if with_empty else None)
+    assert held_to_half.counts != frame.counts or held_to_half.unknown != frame.unknown

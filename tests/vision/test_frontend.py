@@ -52,17 +52,18 @@ def _chart(light_change) -> tuple[np.ndarray, np.ndarray, list]:
 
 def test_the_tray_light_is_doubted_by_what_it_leaves_unnamed_and_what_its_cubes_say():
     """A fifth of the objects unnamed doubts the tray's light only if the cubes it names imply
-    another light; most of them unnamed doubts it unless those cubes confirm it; with nothing
-    to form a chart (no cube named), only "most"."""
-    from companion.vision.frontend import CONFIRMED, SOME_UNNAMED, UNNAMED, _light_doubted
+    another light, and then another light need only name a fifth of what it left; most of them
+    unnamed doubts it unless those cubes confirm it, and another light must name half; with
+    nothing to form a chart (no cube named), only "most"."""
+    from companion.vision.frontend import CONFIRMED, FEWER_UNNAMED, SOME_UNNAMED, UNNAMED, _tray_light_doubt
 
-    assert SOME_UNNAMED < UNNAMED
+    assert SOME_UNNAMED < UNNAMED and 0.5 < FEWER_UNNAMED < 1.0
     some, most = (SOME_UNNAMED + UNNAMED) / 2, (UNNAMED + 1.0) / 2
     on_refs = _chart((1.0, 1.0, 1.0))
     off_refs = _chart((1.0, 1.0, 1.3 * CONFIRMED))  # the cubes' red channel says another light
     relit, classes, references = on_refs
     nothing_named = (relit, np.zeros_like(classes), references)
-    assert not _light_doubted(SOME_UNNAMED, *off_refs)  # too little unnamed to doubt anything
-    assert not _light_doubted(some, *on_refs) and _light_doubted(some, *off_refs)
-    assert not _light_doubted(most, *on_refs) and _light_doubted(most, *off_refs)
-    assert not _light_doubted(some, *nothing_named) and _light_doubted(most, *nothing_named)
+    assert _tray_light_doubt(SOME_UNNAMED, *off_refs) is None  # too little unnamed to doubt anything
+    assert _tray_light_doubt(some, *on_refs) is None and _tray_light_doubt(some, *off_refs) == FEWER_UNNAMED
+    assert _tray_light_doubt(most, *on_refs) is None and _tray_light_doubt(most, *off_refs) == 0.5
+    assert _tray_light_doubt(some, *nothing_named) is None and _tray_light_doubt(most, *nothing_named) == 0.5
