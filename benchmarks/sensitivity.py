@@ -51,6 +51,11 @@ CONSTANTS: tuple[tuple[str, str], ...] = (
     ("companion.vision.frontend", "UNCHANGED"),
     ("companion.vision.frontend", "LIGHT_ONLY"),
     ("companion.vision.frontend", "UNNAMED"),
+    # The next three decide when the tray's light is doubted: rare on the sets this runs (6 of 400
+    # synthetic counts, no real photo); their numbers are behind another tray (vision --surfaces).
+    ("companion.vision.frontend", "SOME_UNNAMED"),
+    ("companion.vision.frontend", "CONFIRMED"),
+    ("companion.vision.frontend", "FEWER_UNNAMED"),
     ("companion.vision.frontend", "NO_HUE"),
     ("companion.vision.frontend", "PLAIN"),
     ("companion.vision.frontend", "SURFACE_CORE"),
