@@ -218,6 +218,25 @@ def lut_index(image: np.ndarray) -> np.ndarray:
     return idx
 
 
+def pixels_of(classes: np.ndarray, codes: Sequence[int]) -> tuple[np.ndarray, np.ndarray]:
+    """Rows and columns of the pixels of a class map that hold one of ``codes`` (empty arrays
+    when none does). One table lookup and OpenCV's gathering of non-zero pixels: a comparison
+    mask over the whole frame per code costs milliseconds a count, and callers then touch only
+    those pixels."""
+    if not len(codes):
+        return _NOWHERE
+    table = np.zeros(256, np.uint8)
+    table[list(codes)] = 1
+    where = cv2.findNonZero(cv2.LUT(classes, table))
+    if where is None:
+        return _NOWHERE
+    xs, ys = where.reshape(-1, 2).T
+    return ys, xs
+
+
+_NOWHERE = (np.zeros(0, np.intp), np.zeros(0, np.intp))
+
+
 def classify(image: np.ndarray, full_lut: np.ndarray) -> np.ndarray:
     """H×W uint8 class map: BACKGROUND, 1..6 (CUBE_COLORS order) or UNKNOWN.
 

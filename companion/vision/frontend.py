@@ -29,7 +29,7 @@ import numpy as np
 
 from companion.vision import light
 from companion.vision.classify import (AMBIGUOUS, BACKGROUND, CHROMATIC, REJECT_DISTANCE, UNKNOWN, Reference,
-                                       classify, lut_index, to_lab)
+                                       classify, lut_index, pixels_of, to_lab)
 
 UNCHANGED = 14  # grey levels (working resolution): a pixel this close to the empty tray is tray
 LIGHT_ONLY = 1.2  # a shadow or reflection changes a pixel's channels by factors this close
@@ -102,10 +102,11 @@ def _tray_light_doubt(share: float, relit: np.ndarray, classes: np.ndarray,
     if share <= SOME_UNNAMED:
         return None
     gain = light.chart_gain(relit, classes, references)
-    confirmed = gain is not None and bool(np.all(np.abs(np.log(gain)) <= np.log(CONFIRMED)))
-    if share > UNNAMED:
-        return None if confirmed else 0.5
-    return FEWER_UNNAMED if gain is not None and not confirmed else None
+    if gain is None:  # no chart: nothing confirms the tray's light, nothing contradicts it
+        return 0.5 if share > UNNAMED else None
+    if np.all(np.abs(np.log(gain)) <= np.log(CONFIRMED)):
+        return None
+    return 0.5 if share > UNNAMED else FEWER_UNNAMED
 
 
 def _plain_codes(references: Sequence[Reference]) -> tuple[int, ...]:
@@ -125,19 +126,12 @@ def _coloured_plain(classes: np.ndarray, small: np.ndarray, plain: tuple[int, ..
     light correction darkened into a black one. Judged on the uncorrected photo, whose chroma
     no correction of the light has made or taken away. Only the pixels named black are
     converted to Lab, by their coordinates: masks over the whole frame cost 1.4 ms a count."""
-    table = np.zeros(256, np.uint8)
-    for code in plain:
-        table[[code, code + AMBIGUOUS]] = 1
-    named = cv2.findNonZero(cv2.LUT(classes, table)) if plain else None
-    if named is None:
-        return _NOWHERE
-    xs, ys = named.reshape(-1, 2).T
+    ys, xs = pixels_of(classes, [c + shift for c in plain for shift in (0, AMBIGUOUS)])
+    if not len(ys):
+        return ys, xs
     lab = to_lab(small[ys, xs]) - (0.0, 128.0, 128.0)
     coloured = np.hypot(lab[:, 1], lab[:, 2]) >= NO_HUE
     return ys[coloured], xs[coloured]
-
-
-_NOWHERE = (np.zeros(0, np.intp), np.zeros(0, np.intp))
 
 
 def _unnamed(classes: np.ndarray, coloured: _Positions) -> int:

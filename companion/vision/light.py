@@ -27,7 +27,7 @@ from collections.abc import Sequence
 import cv2
 import numpy as np
 
-from companion.vision.classify import BACKGROUND, Reference, lut_index
+from companion.vision.classify import BACKGROUND, Reference, lut_index, pixels_of
 
 SCALE = 2  # default: the counter works at 1/SCALE of the camera resolution
 CELL = 8  # working pixels per cell of the coarse light grid (about half a cube)
@@ -169,12 +169,7 @@ def chart_gain(small: np.ndarray, classes: np.ndarray, references: Sequence[Refe
     codes = sorted({r.code for r in references} - {BACKGROUND})
     # The named pixels are gathered once, by their coordinates: a mask over the whole frame
     # per colour cost 2–4 ms a frame.
-    table = np.zeros(256, np.uint8)
-    table[codes] = 1
-    where = cv2.findNonZero(cv2.LUT(classes, table))
-    if where is None:
-        return None
-    xs, ys = where.reshape(-1, 2).T
+    ys, xs = pixels_of(classes, codes)
     named, colours = classes[ys, xs], small[ys, xs].astype(np.float32)
     gains = []
     for code in codes:
