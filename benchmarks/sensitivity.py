@@ -71,6 +71,7 @@ CONSTANTS: tuple[tuple[str, str], ...] = (
     ("companion.vision.black_level", "LIFT_MIN"),
     ("companion.vision.black_level", "OBJECT_DARK_PERCENTILE"),
     ("companion.vision.black_level", "FLOOR_PERCENTILE"),
+    ("companion.vision.black_level", "MIN_WITNESSES"),  # acts under haze: see --drift
     ("companion.vision.lit_faces", "LIT"),
     ("companion.vision.lit_faces", "FACE_AREA"),
     ("companion.vision.lit_faces", "FACE_BLUR"),

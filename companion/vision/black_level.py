@@ -16,7 +16,14 @@ model ``x = lift + gain · x₀`` on both gives
 
     lift = (d · t₀ − t · d₀) / (t₀ − d₀)
 
-and physics bounds it: no pixel of a lifted frame is darker than the lift, so the estimate is
+Which objects lie in view changes that dark end: dobot's wooden blocks, their lit faces pale,
+put it anywhere from 3 to 40 levels from photo to photo under one light, and the model read a
+lift where there was none or missed one. So each colour is its own witness: the dark end of a
+colour's pixels in the frame against the same colour's in the calibration photo, every colour
+both show and the tray one point each of the line ``x = lift + gain · x₀``, fitted by least
+squares (:func:`lift_of`). The objects as a whole speak only when no colour is in both.
+
+And physics bounds it: no pixel of a lifted frame is darker than the lift, so the estimate is
 capped at the frame's own darkest pixels (a scene whose objects are merely lighter than the
 calibration's — only yellow sweets — has dark shadows or edges somewhere, and its estimate is
 cut down to them). A lift under :data:`LIFT_MIN` is noise of content, not haze: ignored, so a
@@ -25,28 +32,34 @@ frame in the calibration's light is never touched.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 
 import cv2
 import numpy as np
 
-from companion.vision.classify import BACKGROUND
+from companion.vision.classify import AMBIGUOUS, BACKGROUND, UNKNOWN
 
 OBJECT_DARK_PERCENTILE = 10.0  # the objects' dark end: this percentile of their dark channel
 FLOOR_PERCENTILE = 0.2  # the frame's darkest pixels (the physical bound on a lift)
 LIFT_MIN = 20.0  # 8-bit levels (about 8 % of full scale) below which no lift is removed
 GAIN_RANGE = (0.25, 4.0)  # the change of light a frame may show against the calibration photo
 MIN_OBJECT_PIXELS = 10  # objects' pixels read (a quarter of the working pixels) below which the frame tells nothing
+MIN_WITNESSES = 2  # colours in both pictures that read the lift; with fewer, the objects as a whole
+_OUTSIDE = UNKNOWN + 1  # the histogram row of pixels outside the tray outline
 
 
 @dataclass(frozen=True)
 class DarkLevels:
     """The dark channel of one picture: the objects' dark end, the tray's median and the
-    picture's floor (8-bit levels); ``objects`` is None with too few object pixels."""
+    picture's floor (8-bit levels); ``objects`` is None with too few object pixels.
+    ``colours`` holds each colour's dark end (colour code → level), for the colours with
+    :data:`MIN_OBJECT_PIXELS` read."""
 
     objects: float | None
     tray: float
     floor: float
+    colours: Mapping[int, float] = field(default_factory=dict)
 
 
 def _percentile(hist: np.ndarray, q: float) -> float:
@@ -61,31 +74,48 @@ def dark_levels(small: np.ndarray, classes: np.ndarray, inside: np.ndarray | Non
     second row is read: a percentile does not need them all (a quarter of the time)."""
     b, g, r = cv2.split(small)
     dark = cv2.min(cv2.min(b, g), r)[::2, ::2].astype(np.intp)
-    # One histogram of three kinds of pixel: 0 tray, 1 object, 2 outside the outline.
-    kind = (classes[::2, ::2] != BACKGROUND).view(np.uint8).astype(np.intp)
+    # One histogram per kind of pixel: its class (0 the tray, 1… the colours, an ambiguous
+    # pixel its nearest colour's, UNKNOWN), and OUTSIDE the outline.
+    codes = classes[::2, ::2].astype(np.intp)
+    kind = np.where(codes == BACKGROUND, BACKGROUND, codes % AMBIGUOUS)
     if inside is not None:
-        kind[~inside[::2, ::2].astype(bool)] = 2
-    hist = np.bincount((kind * 256 + dark).ravel(), minlength=3 * 256).reshape(3, 256)
-    tray, objects = hist[0], hist[1]
+        kind[~inside[::2, ::2].astype(bool)] = _OUTSIDE
+    hist = np.bincount((kind * 256 + dark).ravel(), minlength=(_OUTSIDE + 1) * 256).reshape(_OUTSIDE + 1, 256)
+    tray, objects = hist[BACKGROUND], hist[BACKGROUND + 1:_OUTSIDE].sum(axis=0)
     within = tray + objects
+    colours = {code: _percentile(hist[code], OBJECT_DARK_PERCENTILE) for code in range(1, UNKNOWN)
+               if hist[code].sum() >= MIN_OBJECT_PIXELS}
     return DarkLevels(_percentile(objects, OBJECT_DARK_PERCENTILE) if objects.sum() >= MIN_OBJECT_PIXELS else None,
-                      _percentile(tray if tray.sum() else within, 50.0), _percentile(within, FLOOR_PERCENTILE))
+                      _percentile(tray if tray.sum() else within, 50.0), _percentile(within, FLOOR_PERCENTILE),
+                      colours)
 
 
-def lift_of(frame: DarkLevels, calibration: tuple[float, float]) -> float:
+def lift_of(frame: DarkLevels, calibration: tuple[float, float],
+            colours: Mapping[int, float] | None = None) -> float:
     """The lift (8-bit levels) that separates ``frame`` from the calibration photo's
-    ``(objects, tray)`` dark levels; 0 when it is under :data:`LIFT_MIN` or cannot be told."""
+    ``(objects, tray)`` dark levels and its ``colours``' (code → level, as
+    :attr:`DarkLevels.colours`); 0 when it is under :data:`LIFT_MIN` or cannot be told.
+
+    The colours both pictures show, and the tray, each give one point ``(x₀, x)`` of
+    ``x = lift + gain · x₀``; with no colour in both, the objects as a whole give it."""
     objects0, tray0 = calibration
-    if frame.objects is None or tray0 - objects0 < 2 * LIFT_MIN:
-        return 0.0  # no objects, or a calibration whose tray is as dark as its cubes: no lever
-    # The same model on both gives the frame's gain too; a gain no change of light makes (the
-    # objects now lighter than the tray, where they were darker) says the frame's objects are
-    # not like the calibration's — other colours, not a lift.
-    gain = (frame.tray - frame.objects) / (tray0 - objects0)
+    shared = sorted(set(frame.colours) & set(colours or {}))
+    if len(shared) >= MIN_WITNESSES:
+        before = np.array([tray0] + [colours[c] for c in shared])
+        after = np.array([frame.tray] + [frame.colours[c] for c in shared])
+    elif frame.objects is not None:
+        before, after = np.array([tray0, objects0]), np.array([frame.tray, frame.objects])
+    else:
+        return 0.0  # no objects
+    if before.max() - before.min() < 2 * LIFT_MIN:
+        return 0.0  # a calibration whose tray is as dark as its cubes: no lever
+    gain, lift = np.polyfit(before, after, 1)
+    # A gain no change of light makes (the objects now lighter than the tray, where they were
+    # darker) says the frame's objects are not like the calibration's — other colours, not a lift.
     if not GAIN_RANGE[0] <= gain <= GAIN_RANGE[1]:
         return 0.0
-    lift = min(frame.tray - gain * tray0, frame.floor)
-    return float(lift) if lift >= LIFT_MIN else 0.0
+    lift = min(float(lift), frame.floor)
+    return lift if lift >= LIFT_MIN else 0.0
 
 
 def remove_lift(small: np.ndarray, lift: float) -> np.ndarray:

@@ -88,6 +88,10 @@ class Calibration:
     # side lit differently. Blocks are then counted by their faces lit alike (see lit_faces). False in
     # files written before it was kept, and for a camera looking straight at the cubes.
     seen_from_side: bool = False
+    # The dark end of each colour's pixels in the calibration photo (8-bit levels), each colour
+    # a witness of a frame's black level of its own (see black_level). Empty in files written
+    # before it was kept: the objects as a whole are then the witness.
+    dark_colours: dict[str, float] = field(default_factory=dict)
 
     @property
     def colors(self) -> tuple[str, ...]:
@@ -105,6 +109,11 @@ class Calibration:
         """The class table spread to every 8-bit colour (16 MB) and the reference table (built
         on first use)."""
         return full_tables(self.references)
+
+    @property
+    def dark_codes(self) -> dict[int, float]:
+        """:attr:`dark_colours` by colour code, as :func:`~companion.vision.black_level.lift_of` takes them."""
+        return {code_of(c): v for c, v in self.dark_colours.items()}
 
     @property
     def cube_side(self) -> float:
@@ -131,6 +140,7 @@ class Calibration:
             "warnings": list(self.warnings),
             "dark": None if self.dark is None else [round(v, 2) for v in self.dark],
             "seen_from_side": self.seen_from_side,
+            "dark_colours": {c: round(v, 2) for c, v in self.dark_colours.items()},
         }
 
 
@@ -255,6 +265,7 @@ def calibrate(image: np.ndarray, samples: Iterable[Sample], backgrounds: Iterabl
     inside = None if roi_points is None else outline_mask(small.shape[:2], roi_points, scale)
     levels = dark_levels(small, classes, inside)
     dark = None if levels.objects is None else (levels.objects, levels.tray)
+    dark_colours = {CLASS_NAMES[code]: level for code, level in levels.colours.items()}
     areas: dict[str, list[float]] = {}
     radii: dict[str, list[float]] = {}
     for s in samples:
@@ -289,7 +300,7 @@ def calibrate(image: np.ndarray, samples: Iterable[Sample], backgrounds: Iterabl
         shows_a_side(image[y:y + h, x:x + w], mask) for (x, y, w, h), mask in zip((s.box for s in samples), masks))
     return Calibration((width, height), roi_points, scale, references, cube_area, cube_radius,
                        tray_bgr, cells, round_objects, samples, backgrounds, {}, tuple(warnings), dark,
-                       seen_from_side)
+                       seen_from_side, dark_colours)
 
 
 def _reaches_out(stats: np.ndarray, x: int, y: int, w: int, h: int) -> bool:
@@ -379,6 +390,7 @@ def calibration_from_dict(data: object, name: str = "The calibration") -> Calibr
         warnings = tuple(str(v) for v in data.get("warnings", []))
         dark = data.get("dark")
         dark = None if dark is None else tuple(float(v) for v in dark)
+        dark_colours = {str(c): float(v) for c, v in data.get("dark_colours", {}).items()}
     except (KeyError, TypeError, ValueError) as exc:
         if isinstance(exc, CalibrationError):
             raise
@@ -389,6 +401,8 @@ def calibration_from_dict(data: object, name: str = "The calibration") -> Calibr
         raise bad("the tray colour needs three non-negative numbers")
     if dark is not None and (len(dark) != 2 or not all(math.isfinite(v) and 0 <= v <= 255 for v in dark)):
         raise bad("the dark levels need two numbers from 0 to 255")
+    if any(c not in CUBE_COLORS or not (math.isfinite(v) and 0 <= v <= 255) for c, v in dark_colours.items()):
+        raise bad("the dark levels of the colours need a cube colour and a number from 0 to 255 each")
     if cells is not None:
         if cells.ndim != 3 or cells.shape[2] != 3 or cells.size == 0 or not np.all(np.isfinite(cells)) \
                 or cells.min() < 0 or cells.max() > 255:
@@ -411,7 +425,8 @@ def calibration_from_dict(data: object, name: str = "The calibration") -> Calibr
     except (CalibrationError, TypeError, IndexError) as exc:
         raise bad(f"the tray outline is wrong ({exc})") from None
     return Calibration((w, h), roi_points, scale, references, areas, radii, tray_bgr, cells,
-                       round_objects, samples, backgrounds, camera, warnings, dark, seen_from_side)
+                       round_objects, samples, backgrounds, camera, warnings, dark, seen_from_side,
+                       dark_colours)
 
 
 def _reference_from(d, bad) -> Reference:

@@ -393,7 +393,7 @@ def _read_frame(image: np.ndarray, empty: np.ndarray | None, calibration: Calibr
                                empty_small, geo.tray_cells)
     lift = 0.0
     if calibration.dark is not None:  # haze: blacks lifted since calibration (see black_level)
-        lift = lift_of(dark_levels(small, classes, geo.roi_mask), calibration.dark)
+        lift = lift_of(dark_levels(small, classes, geo.roi_mask), calibration.dark, calibration.dark_codes)
     if lift:
         small = remove_lift(small, lift)
         empty_small = None if empty_small is None else remove_lift(empty_small, lift)

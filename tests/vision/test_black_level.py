@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from companion.vision.black_level import LIFT_MIN, DarkLevels, dark_levels, lift_of, remove_lift
-from companion.vision.classify import BACKGROUND
+from companion.vision.classify import AMBIGUOUS, BACKGROUND
 from companion.vision.counting import count_cubes
 from companion.vision.synthetic import render_empty_tray, render_tray
 
@@ -56,6 +56,48 @@ def test_nothing_to_read_it_by():
     assert lift_of(_frame(40.0, 1.0), (60.0, 70.0)) == 0.0  # cubes as dark as the tray: no lever
 
 
+# The calibration photo's colours: code → the dark end of its pixels (red, blue, yellow).
+COLOURS = {1: 12.0, 2: 40.0, 3: 90.0}
+
+
+def _colours(lift: float, gain: float, codes=COLOURS) -> dict[int, float]:
+    return {code: lift + gain * COLOURS[code] for code in codes}
+
+
+@pytest.mark.parametrize("lift, objects", [(0.0, 40.0), (25.0, 40.0), (25.0, 3.0), (40.0, 3.0)])
+def test_each_colour_reads_the_lift_whatever_lies_in_view(lift, objects):
+    """The objects' dark end as a whole moves with what is in view — a frame of yellow blocks
+    and pale faces (40) or of deep red ones (3) where the calibration's objects read 10 —
+    and the whole reads a lift that is not there, or misses one. Each colour against its own
+    dark end in the calibration photo does not move so. (No deep shadow in view: the
+    frame's darkest pixels lie 25 levels over the lift.)"""
+    gain = 0.9
+    frame = DarkLevels(lift + gain * objects, lift + gain * CALIBRATION[1], floor=lift + 25.0,
+                       colours=_colours(lift, gain))
+    read = lift_of(frame, CALIBRATION, COLOURS)
+    assert read == (pytest.approx(lift) if lift else 0.0)
+    assert lift_of(frame, CALIBRATION) != read  # the objects as a whole misread it
+
+
+def test_one_colour_in_common_is_not_a_witness_alone():
+    """A tone curve lifts the dark end of one colour as a lift would: with one colour in both
+    pictures the objects as a whole speak (here: no lift), not that colour and the tray."""
+    frame = DarkLevels(10.0, 180.0, floor=30.0, colours={1: 35.0})
+    assert lift_of(frame, CALIBRATION, COLOURS) == 0.0
+    assert lift_of(replace(frame, colours={1: 35.0, 2: 60.0}), CALIBRATION, COLOURS) > 0.0
+
+
+def test_dark_levels_are_read_per_colour():
+    image = np.full((20, 20, 3), 200, np.uint8)
+    image[2:10, 2:18] = (30, 90, 200)  # red-ish, darkest channel 30
+    image[10:18, 2:18] = (150, 60, 20)  # blue-ish, darkest channel 20
+    classes = np.full((20, 20), BACKGROUND, np.uint8)
+    classes[2:10, 2:18] = 1
+    classes[10:18, 2:18] = 2 + AMBIGUOUS  # an ambiguous pixel is its nearest colour's
+    classes[0, 0:4] = 3  # too few pixels of a colour to speak for it
+    assert dark_levels(image, classes).colours == {1: 30.0, 2: 20.0}
+
+
 def test_dark_levels_are_read_inside_the_outline_only():
     image = np.full((20, 20, 3), 200, np.uint8)
     image[5:15, 5:15] = (30, 90, 200)  # an object whose darkest channel is 30
@@ -92,3 +134,7 @@ def test_the_calibration_keeps_its_dark_levels(calibration):
     objects, tray = calibration.dark
     assert 0 <= objects < tray <= 255
     assert calibration.to_dict()["dark"] == [round(objects, 2), round(tray, 2)]
+    # every colour of the stress tray in its own dark end, by name in the file
+    assert set(calibration.dark_colours) == set(calibration.colors)
+    assert calibration.to_dict()["dark_colours"] == {c: round(v, 2) for c, v in calibration.dark_colours.items()}
+    assert all(0 <= v < tray for v in calibration.dark_colours.values())

@@ -152,6 +152,8 @@ BREAKAGES = {
     "bad scale": lambda d: d.update(scale=0),
     "dark levels not two levels": lambda d: d.update(dark=[12.0]),
     "dark level beyond white": lambda d: d.update(dark=[12.0, 300.0]),
+    "dark level of no colour": lambda d: d.update(dark_colours={"orange": 12.0}),
+    "dark level of a colour below black": lambda d: d.update(dark_colours={"red": -1.0}),
 }
 
 
@@ -177,10 +179,24 @@ def test_files_that_are_no_calibration_at_all(tmp_path, content):
 def test_a_file_from_before_the_dark_levels_still_loads_and_counts(calibration, tmp_path):
     doc = _doc(calibration)
     doc.pop("dark")
+    doc.pop("dark_colours")
     path = tmp_path / "cal.json"
     path.write_text(json.dumps(doc))
     loaded = load_calibration(path)
     assert loaded.dark is None
+    frame = render_tray({"red": 2, "blue": 2}, seed=9)
+    assert count_cubes(frame.image, loaded).counts == frame.counts
+
+
+def test_a_file_from_before_the_colours_dark_levels_still_loads_and_counts(calibration, tmp_path):
+    """Files written from 2026-11-26 to 2026-11-27 keep the objects' dark end only: the
+    objects as a whole then read a lift (see black_level)."""
+    doc = _doc(calibration)
+    doc.pop("dark_colours")
+    path = tmp_path / "cal.json"
+    path.write_text(json.dumps(doc))
+    loaded = load_calibration(path)
+    assert loaded.dark == calibration.dark and loaded.dark_colours == {}
     frame = render_tray({"red": 2, "blue": 2}, seed=9)
     assert count_cubes(frame.image, loaded).counts == frame.counts
 

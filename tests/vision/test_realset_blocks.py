@@ -13,6 +13,7 @@ from benchmarks.drift import BOX_DRAWINGS, DRIFTS
 from benchmarks.realsets import CANDY, DOBOT, RealSet
 from benchmarks.stages import Stages
 from companion.hw.calibration_store import Tap, sample_at
+from companion.vision import black_level, counting
 from companion.vision.calibration import calibrate
 from companion.vision.counting import count_cubes
 from companion.vision.errors import TwoColoursInBoxError
@@ -138,6 +139,27 @@ def test_blocks_the_brighter_light_burnt_out_are_said(blocks):
             photo.add(name, boxes, result)
     assert photo.objects == 5 and photo.missed == 0, photo.line()
     assert stages.missed <= 6, stages.line()
+
+
+@needs_blocks
+def test_a_second_sessions_haze_is_read_by_each_colour(blocks, monkeypatch):
+    """Another session (exposure ×1.4, +1 500 K, blacks lifted 10 % = 25.5 levels): in 153013
+    the blocks in view are darker than the calibration photo's (pale tops), and the objects'
+    dark end as a whole read 9 levels, under the bar, so nothing was taken off. Each colour
+    against its own dark end reads the lift (measured 25.5)."""
+    cal = blocks[0]
+    calls = []
+
+    def spy(frame, *calibration):
+        calls.append((frame, black_level.lift_of(frame, *calibration)))
+        return calls[-1][1]
+
+    monkeypatch.setattr(counting, "lift_of", spy)
+    photo = read_image(DOBOT.folder / "20250329_153013.jpg")
+    count_cubes(DRIFTS["another session (×1.4, +1500 K, haze 10 %)"](photo), cal)
+    frame, lift = calls[0]
+    assert lift == pytest.approx(25.5, abs=3.0)
+    assert black_level.lift_of(frame, cal.dark) == 0.0  # the objects as a whole: none
 
 
 @needs_blocks
