@@ -21,7 +21,8 @@ put it anywhere from 3 to 40 levels from photo to photo under one light, and the
 lift where there was none or missed one. So each colour is its own witness: the dark end of a
 colour's pixels in the frame against the same colour's in the calibration photo, every colour
 both show and the tray one point each of the line ``x = lift + gain · x₀``, fitted by least
-squares (:func:`lift_of`). The objects as a whole speak only when no colour is in both.
+squares (:func:`lift_of`). The objects as a whole speak only when fewer than
+:data:`MIN_WITNESSES` colours are in both (one colour and the tray fit any line).
 
 And physics bounds it: no pixel of a lifted frame is darker than the lift, so the estimate is
 capped at the frame's own darkest pixels (a scene whose objects are merely lighter than the
@@ -97,7 +98,8 @@ def lift_of(frame: DarkLevels, calibration: tuple[float, float],
     :attr:`DarkLevels.colours`); 0 when it is under :data:`LIFT_MIN` or cannot be told.
 
     The colours both pictures show, and the tray, each give one point ``(x₀, x)`` of
-    ``x = lift + gain · x₀``; with no colour in both, the objects as a whole give it."""
+    ``x = lift + gain · x₀``, fitted by least squares; with fewer than :data:`MIN_WITNESSES`
+    colours in both, the objects as a whole and the tray give it."""
     objects0, tray0 = calibration
     shared = sorted(set(frame.colours) & set(colours or {}))
     if len(shared) >= MIN_WITNESSES:
