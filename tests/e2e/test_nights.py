@@ -234,3 +234,32 @@ def test_a_late_answer_for_another_evening_never_paints_over_the_logged_game(ser
     page.wait_for_function("n => Number(document.body.dataset.nightAnswers) >= n", arg=answers + len(held))
     expect(card).to_contain_text("45 min")
     expect(page.locator("#night-title")).to_contain_text("February 14")
+
+
+def test_a_change_made_before_a_tablets_stream_opens_still_reaches_it(server, browser) -> None:
+    """A tablet reads the game, then opens its live stream; a gain another tablet enters in
+    between is sent before this one listens. Held here (its stream's request waits until the
+    gain is stored): once the stream opens, the page reads the game again and shows it."""
+    other, other_errors = _open(browser, server, viewport=TABLET)
+    page, errors = _open(browser, server, viewport=TABLET)
+    page.click("#tt-picker [data-game='amrtaka']")
+    _players(page, "Cleo", "Dan")
+    page.click("#tt-submit")
+    expect(page.locator("body[data-tt-ready='yes']")).to_have_count(1)
+    game = page.url.rsplit("/", 1)[-1]
+    held = []
+    other.route("**/api/events*", lambda route: held.append(route))
+    with other.expect_request("**/api/events*"):
+        other.goto(f"{server.url}/night/games/{game}")
+    expect(other.locator("body[data-tt-ready='yes']")).to_have_count(1)
+    page.locator(".tt-card[data-player='p2'] [data-gain='15']").click()
+    expect(page.locator(".tt-card[data-player='p2'] [data-score='p2']")).to_contain_text("15")
+    expect(other.locator(".tt-card[data-player='p2'] [data-score='p2']")).to_contain_text("0 /")
+    for route in held:
+        route.continue_()
+    other.unroute("**/api/events*")
+    expect(other.locator(".tt-card[data-player='p2'] [data-score='p2']")).to_contain_text("15")
+    assert errors == [] and other_errors == []
+    page.close()
+    other.close()
+

@@ -24,9 +24,11 @@ export function tabId() {
   }
 }
 
-/** Subscribe to `/api/events`; handlers: {state, tower, reading, tabletop, reconnected, stale}.
- *  `reconnected` (async) runs after a drop, before the page counts as current again.
- *  Returns close(). */
+/** Subscribe to `/api/events`; handlers: {state, tower, reading, tabletop, opened, reconnected, stale}.
+ *  `opened` (async) runs once, when the stream first opens: a page that read its data before
+ *  subscribing reads it again, so a change made between that read and the stream's start (an
+ *  event sent before this device listened) is not missed. `reconnected` (async) runs after a
+ *  drop, before the page counts as current again. Returns close(). */
 export function subscribe(gameId, handlers = {}) {
   let source = null;
   let closed = false;
@@ -59,6 +61,9 @@ export function subscribe(gameId, handlers = {}) {
     source = new EventSource(url());
     source.addEventListener("open", async () => {
       showBadge(false);
+      if (!everOpen && handlers.opened) {
+        try { await handlers.opened(); } catch { /* the page's next event or poll tells */ }
+      }
       if (everOpen && lost && handlers.reconnected) {
         // Catch up before the page takes taps again; retry until the state could be read.
         for (;;) {

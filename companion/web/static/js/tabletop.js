@@ -172,7 +172,7 @@ async function load() {
     document.body.dataset.nightReady = "yes";
     // Another tablet logged, changed or deleted a game: read the evening again.
     const again = () => loadNight().catch(() => {});
-    subscribe(null, { tabletop: again, reconnected: again });
+    subscribe(null, { tabletop: again, opened: again, reconnected: again });
   } catch (err) { showError($("night-error"), err); }
 }
 load();

@@ -227,7 +227,7 @@ async function load() {
     game = await api(`${BASE}/games/${id}`);
     render();
     document.body.dataset.ttReady = "yes";
-    subscribe(null, { tabletop: (news) => { if (news.id === id || news.id === null) refresh(); }, reconnected: refresh });
+    subscribe(null, { tabletop: (news) => { if (news.id === id || news.id === null) refresh(); }, opened: refresh, reconnected: refresh });
   } catch (err) { showError($("tt-error"), err); }
 }
 load();
