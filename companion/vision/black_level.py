@@ -109,7 +109,7 @@ def lift_of(frame: DarkLevels, calibration: tuple[float, float],
         before, after = np.array([tray0, objects0]), np.array([frame.tray, frame.objects])
     else:
         return 0.0  # no objects
-    if before.max() - before.min() < 2 * LIFT_MIN:
+    if tray0 - before.min() < 2 * LIFT_MIN:
         return 0.0  # a calibration whose tray is as dark as its cubes: no lever
     gain, lift = np.polyfit(before, after, 1)
     # A gain no change of light makes (the objects now lighter than the tray, where they were

@@ -54,6 +54,8 @@ def test_objects_lighter_than_the_tray_are_other_colours_not_haze():
 def test_nothing_to_read_it_by():
     assert lift_of(DarkLevels(None, 180.0, 3.0), CALIBRATION) == 0.0  # no objects in the frame
     assert lift_of(_frame(40.0, 1.0), (60.0, 70.0)) == 0.0  # cubes as dark as the tray: no lever
+    # cubes lighter than the tray (a black tray): the model is of objects darker than it
+    assert lift_of(DarkLevels(160.0, 100.0, 95.0), (120.0, 60.0)) == 0.0
 
 
 # The calibration photo's colours: code → the dark end of its pixels (red, blue, yellow).
