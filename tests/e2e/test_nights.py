@@ -186,16 +186,22 @@ def test_the_night_page_in_german_and_the_games_in_the_statistics(server, browse
     page.close()
 
 
-def test_a_second_tablet_follows_the_tracker_and_the_evening_live(server, browser) -> None:
-    """Two tablets: one logs a game and plays it; the other sees the new game on its evening
-    page and every gain on the game's page as it happens (the live stream, no reload)."""
-    other, other_errors = _open(browser, server, viewport=TABLET)
-    page, errors = _open(browser, server, viewport=TABLET)
+def _two_tablets_and_a_new_game(browser, server):  # noqa: ANN001, ANN202
+    """Two tablets on the evening page (the second opened first); the first logs an Amrtaka game
+    of Cleo and Dan and is on its page. Returns both (page, errors) pairs and the game's id."""
+    other = _open(browser, server, viewport=TABLET)
+    page, _ = first = _open(browser, server, viewport=TABLET)
     page.click("#tt-picker [data-game='amrtaka']")
     _players(page, "Cleo", "Dan")
     page.click("#tt-submit")
     expect(page.locator("body[data-tt-ready='yes']")).to_have_count(1)
-    game = page.url.rsplit("/", 1)[-1]
+    return first, other, page.url.rsplit("/", 1)[-1]
+
+
+def test_a_second_tablet_follows_the_tracker_and_the_evening_live(server, browser) -> None:
+    """Two tablets: one logs a game and plays it; the other sees the new game on its evening
+    page and every gain on the game's page as it happens (the live stream, no reload)."""
+    (page, errors), (other, other_errors), game = _two_tablets_and_a_new_game(browser, server)
     expect(other.locator(f"#night-games li[data-tt-game='{game}']")).to_have_count(1)  # no reload
     other.goto(f"{server.url}/night/games/{game}")
     expect(other.locator("body[data-tt-ready='yes']")).to_have_count(1)
@@ -240,13 +246,7 @@ def test_a_change_made_before_a_tablets_stream_opens_still_reaches_it(server, br
     """A tablet reads the game, then opens its live stream; a gain another tablet enters in
     between is sent before this one listens. Held here (its stream's request waits until the
     gain is stored): once the stream opens, the page reads the game again and shows it."""
-    other, other_errors = _open(browser, server, viewport=TABLET)
-    page, errors = _open(browser, server, viewport=TABLET)
-    page.click("#tt-picker [data-game='amrtaka']")
-    _players(page, "Cleo", "Dan")
-    page.click("#tt-submit")
-    expect(page.locator("body[data-tt-ready='yes']")).to_have_count(1)
-    game = page.url.rsplit("/", 1)[-1]
+    (page, errors), (other, other_errors), game = _two_tablets_and_a_new_game(browser, server)
     held = []
     other.route("**/api/events*", lambda route: held.append(route))
     with other.expect_request("**/api/events*"):
