@@ -77,8 +77,7 @@ def dark_levels(small: np.ndarray, classes: np.ndarray, inside: np.ndarray | Non
     dark = cv2.min(cv2.min(b, g), r)[::2, ::2].astype(np.intp)
     # One histogram per kind of pixel: its class (0 the tray, 1… the colours, an ambiguous
     # pixel its nearest colour's, UNKNOWN), and OUTSIDE the outline.
-    codes = classes[::2, ::2].astype(np.intp)
-    kind = np.where(codes == BACKGROUND, BACKGROUND, codes % AMBIGUOUS)
+    kind = classes[::2, ::2].astype(np.intp) % AMBIGUOUS  # the tray (0) stays 0
     if inside is not None:
         kind[~inside[::2, ::2].astype(bool)] = _OUTSIDE
     hist = np.bincount((kind * 256 + dark).ravel(), minlength=(_OUTSIDE + 1) * 256).reshape(_OUTSIDE + 1, 256)
