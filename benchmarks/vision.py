@@ -136,8 +136,8 @@ def told(result: TrayCount, foreign: int = 0) -> bool:
 
 def _pin_one_core() -> None:
     cv2.setNumThreads(1)
-    if hasattr(os, "sched_setaffinity"):
-        os.sched_setaffinity(0, {0})
+    if hasattr(os, "sched_setaffinity"):  # the first core it may use (`taskset -c 1` moves it)
+        os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})
 
 
 def _timed(fn, *args):
