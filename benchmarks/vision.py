@@ -30,8 +30,9 @@ covered by an unknown or doubtful box, :mod:`benchmarks.stages`) — the worst m
 also says how many miscounted photos carried no flag at all (``untold``: nothing doubtful, no
 unknown object — a battle decided wrongly without a word) and how many exact photos were flagged
 anyway (a look for nothing: flagging everything would make ``untold`` zero). Timing runs on
-one core (the process pins itself to CPU 0 and OpenCV to one thread); the wall time of the
-first count of each photo, as in a game, and its CPU time. Nothing here passes or fails; it prints numbers.
+one core (the process pins itself to the first core it may use, so ``taskset -c 1`` moves it,
+and OpenCV to one thread); the wall time of the first count of each photo, as in a game, and
+its CPU time. Nothing here passes or fails; it prints numbers.
 """
 
 from __future__ import annotations
