@@ -22,9 +22,7 @@ import statistics
 import threading
 import time
 
-import cv2
-
-from benchmarks.timing import median_ms
+from benchmarks.timing import median_ms, pin_one_core
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -32,9 +30,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--counts", type=int, default=4, help="simulated counts per case")
     args = parser.parse_args(argv)
-    if hasattr(os, "sched_setaffinity"):
-        os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})
-    cv2.setNumThreads(1)
+    pin_one_core()
 
     from companion.hw.calibration_store import jpeg, parse_setup, check_setup, sample_at
     from companion.hw.simulator import TowerSimulator

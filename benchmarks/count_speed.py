@@ -17,7 +17,8 @@ import time
 import numpy as np
 
 from benchmarks.stress import stress_case
-from benchmarks.vision import _pin_one_core, calibrate_trays
+from benchmarks.timing import pin_one_core
+from benchmarks.vision import calibrate_trays
 from companion.vision.counting import count_cubes
 from companion.vision.synthetic import render_tray
 
@@ -27,7 +28,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--frames", type=int, default=120)
     parser.add_argument("--seed", type=int, default=2026)
     args = parser.parse_args(argv)
-    _pin_one_core()
+    pin_one_core()
     cals, _ = calibrate_trays(baseline=False)
     for cal in cals.values():
         cal.tables  # built once per calibration, never part of a count's time

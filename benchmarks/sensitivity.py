@@ -23,7 +23,8 @@ from contextlib import contextmanager
 
 from benchmarks.drift import DRIFTS
 from benchmarks.realsets import SETS
-from benchmarks.vision import _fitted, _pin_one_core, run_realset, run_synthetic
+from benchmarks.timing import pin_one_core
+from benchmarks.vision import _fitted, run_realset, run_synthetic
 from companion.vision.classify import full_tables
 
 # (module, name) of every scalar the counter is tuned by; integers stay integers.
@@ -130,7 +131,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--drift", nargs="*", default=[], choices=list(DRIFTS), metavar="DRIFT",
                         help="also count every real set under these drifts (names as in benchmarks/drift.py)")
     args = parser.parse_args(argv)
-    _pin_one_core()
+    pin_one_core()
     present = [s.name for s in SETS if s.present]
     heads = (["synthetic", "synthetic, empty photo"] if args.frames else []) + present + [f"{n}, {d}"[:22] for d in args.drift for n in present]
     print("exact photos (objects miscounted); every set counted with the constant changed, others as shipped")

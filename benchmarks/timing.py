@@ -1,10 +1,21 @@
-"""The one way our benchmarks time a call: wall-clock milliseconds over repeated runs."""
+"""The one way our benchmarks time a call: wall-clock milliseconds over repeated runs, on one core."""
 
 from __future__ import annotations
 
+import os
 import statistics
 import time
 from collections.abc import Callable
+
+import cv2
+
+
+def pin_one_core() -> None:
+    """Run this process on one core — the first it may use, so ``taskset -c 1`` moves it — and
+    OpenCV on one thread: timings as on a Pi that counts while serving the tablets."""
+    cv2.setNumThreads(1)
+    if hasattr(os, "sched_setaffinity"):
+        os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})
 
 
 def times_ms(fn: Callable[[], object], repeat: int, warm_up: int = 0) -> list[float]:

@@ -45,7 +45,6 @@ import time
 from collections import Counter
 from dataclasses import dataclass, field
 
-import cv2
 import numpy as np
 
 from benchmarks.baseline import BaselineModel, baseline_count, fit_baseline
@@ -53,6 +52,7 @@ from benchmarks.drift import BOX_DRAWINGS, DRIFTS
 from benchmarks.realsets import SETS, RealSet
 from benchmarks.stages import Stages, scaled
 from benchmarks.stress import TRAYS, stress_case, tray_conditions
+from benchmarks.timing import pin_one_core
 from companion.vision.calibration import Calibration, Sample, calibrate
 from companion.vision.counting import TrayCount, count_cubes
 from companion.vision.errors import CalibrationError
@@ -133,12 +133,6 @@ def told(result: TrayCount, foreign: int = 0) -> bool:
     """Whether a reading tells the table to look: a doubtful blob, or an object of no colour
     beyond the ``foreign`` ones truly in the photo (a synthetic frame's die or coin)."""
     return bool(result.doubtful) or result.unknown > foreign
-
-
-def _pin_one_core() -> None:
-    cv2.setNumThreads(1)
-    if hasattr(os, "sched_setaffinity"):  # the first core it may use (`taskset -c 1` moves it)
-        os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})
 
 
 def _timed(fn, *args):
@@ -443,7 +437,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.frames < 1:
         parser.error("--frames must be at least 1")
-    _pin_one_core()
+    pin_one_core()
     blocks = []
     if not args.skip_synthetic:
         scores = run_synthetic(args.frames, args.seed, free=True)
