@@ -37,7 +37,7 @@ from companion.vision.classify import AMBIGUOUS
 FACE_EDGES = (20, 50)  # Canny thresholds on the 8-bit lightness: where two faces meet
 FACE_BLUR = 1.5  # sigma (camera pixels) of the smoothing before the edges: wood grain and noise
 LIT = 30.0  # 8-bit Lab lightness: a face more than this darker than the next brighter starts a new layer
-FACE_AREA = 0.25  # of the largest face of its colour (and, to have faces at all, of a cube's area)
+FACE_AREA = 0.175  # of the largest face of its colour (and, to have faces at all, of a cube's area); see docs/vision.md, Constants
 
 
 def lightness_edges(image: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

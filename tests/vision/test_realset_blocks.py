@@ -44,7 +44,8 @@ def test_boxes_drawn_on_the_blocks_calibrate_every_colour(blocks):
 @needs_blocks
 def test_the_blocks_found_take_their_own_colour(blocks):
     """The colour stage: of the blocks counted at all, every one in its own colour (measured:
-    198 of 198; 188 of 188 before faces read as tray were taken for their block seen from the
+    200 of 200; 198 of 198 before the faces' floor was 0.175 of the largest instead of a quarter
+    (2026-11-28), 188 of 188 before faces read as tray were taken for their block seen from the
     side, 183 of 183 before a pile's size was guessed from each colour's part of it,
     152 of 156 before blocks seen from the side were counted by their faces,
     155 of 159 before frames nearer than foreseen were sized by their clusters, 160 of 164
@@ -56,7 +57,7 @@ def test_the_blocks_found_take_their_own_colour(blocks):
     and 153031 as blue; 17 before the faces — a standing block counted as two by its area, the
     keyboard read as blue — and 21, 33, 35 before the earlier changes)."""
     _, _, _, stages = blocks
-    assert stages.found >= 195, stages.line()
+    assert stages.found >= 197, stages.line()
     assert stages.found - stages.right <= 1, stages.line()
     assert stages.extra <= 6, stages.line()
 
@@ -197,19 +198,21 @@ def test_block_counts_do_not_fall_below_today(blocks):
     _, truth, results, _ = blocks
     missed = sum(abs(truth[n].get(c, 0) - r.counts.get(c, 0))
                  for n, r in results.items() for c in set(truth[n]) | set(r.counts))
-    # measured: 21 (32 before faces read as tray were taken for their block, 33 before a pile's
-    # size was guessed from each colour's part, 71 before the faces lit alike, 72 before close-ups were sized by their clusters,
-    # 71 before the samples' tray looks changed, 75 before sizing by blocks alone, 84 before the colour cut)
-    assert missed <= 23, f"objects miscounted: {missed}"
+    # measured: 19 (21 before the faces' floor was 0.175, 32 before faces read as tray were taken
+    # for their block, 33 before a pile's size was guessed from each colour's part, 71 before the
+    # faces lit alike, 72 before close-ups were sized by their clusters, 71 before the samples'
+    # tray looks changed, 75 before sizing by blocks alone, 84 before the colour cut)
+    assert missed <= 21, f"objects miscounted: {missed}"
     exact = sum(all(truth[n].get(c, 0) == r.counts.get(c, 0) for c in set(truth[n]) | set(r.counts))
                 for n, r in results.items())
-    # measured: 19 (14 before faces read as tray were taken for their block; 15 before a
-    # pile's size was guessed from each colour's part: 153030 and
-    # 153031 lost to the keyboard read as blue and a red part cut in three faces, while 153000
-    # and 153027 gained blocks but not yet exactness; every other measure of the set gained —
-    # docs/vision.md; 8 before the faces lit alike, 7 before the samples' tray looks changed,
-    # 8 before sizing by blocks alone, 3 before the colour cut)
-    assert exact >= 19, f"photos exact: {exact}"
+    # measured: 20 — issue 21's bar (19 before the faces' floor was 0.175 of the largest face:
+    # 153015's middle red block shows a face of 0.247 of the largest there; 14 before faces read
+    # as tray were taken for their block; 15 before a pile's size was guessed from each colour's
+    # part: 153030 and 153031 lost to the keyboard read as blue and a red part cut in three
+    # faces, while 153000 and 153027 gained blocks but not yet exactness; every other measure of
+    # the set gained — docs/vision.md; 8 before the faces lit alike, 7 before the samples' tray
+    # looks changed, 8 before sizing by blocks alone, 3 before the colour cut)
+    assert exact >= 20, f"photos exact: {exact}"
 
 
 @needs_blocks
@@ -333,9 +336,28 @@ def test_blocks_are_not_round_whichever_photo_calibrates(other_calibrated):
 
 
 @needs_blocks
+def test_photos_taken_at_an_angle_calibrate_as_seen_from_the_side(other_calibrated):
+    """Every photo of the set is a phone's, at 30–70° from above. Calibrated on any of them,
+    a sample that shows its top and a side says so — the faces' floor (``FACE_AREA``) decides
+    how small the second face may be. At a quarter of the largest face, 5 of these
+    calibrations (`152838`, `152844`, `153028`, `153030`, `153033`: their samples' second
+    faces are 0.18 to 0.23 of the first) were taken for a camera from below and counted by
+    area: 9, 9, 9, 2 and 0 photos exact of 31. At 0.175 they see the side: 21, 21, 19, 10,
+    11. Three photos whose samples show no second face of note (under 0.07) stay "from
+    below"; the synthetic cubes seen from below show none over 0.01
+    (tests/benchmarks/test_synthetic.py)."""
+    calibrated = [run for run in other_calibrated if run.calibration is not None]
+    below = [run.photo for run in calibrated if not run.calibration.seen_from_side]
+    assert len(below) <= 3, below
+
+
+@needs_blocks
 def test_calibrated_on_any_other_photo_few_blocks_vanish_unsaid(other_calibrated):
-    """Every other photo counted with each of those calibrations. Measured: 65 of 4 348
-    blocks missed without a flag (68 before a blob shaped like one object in a frame sized by
+    """Every other photo counted with each of those calibrations. Measured: 64 of 4 348
+    blocks missed without a flag, 270 of 620 photos exact, 806 blocks miscounted, 384 counted
+    where none lies, since the faces' floor is 0.175 of the largest face (2026-11-28: five
+    calibrations see the side they showed; before, 66, 220, 1 090 and 511). Earlier: 65 missed
+    without a flag (68 before a blob shaped like one object in a frame sized by
     guess was said, 108 before a free camera farther away than at calibration
     was read again at a finer scale, 108 too before faces read as tray were taken for their
     block, 123 before a pile's size was guessed from each colour's
@@ -349,9 +371,9 @@ def test_calibrated_on_any_other_photo_few_blocks_vanish_unsaid(other_calibrated
     for run in other_calibrated:
         stages.extend(run.stages)
     assert stages.objects >= 4000, stages.line()
-    assert stages.missed <= 72, stages.line()
+    assert stages.missed <= 70, stages.line()
     exact = sum(run.score.exact for run in other_calibrated)
-    assert exact >= 214, f"photos exact: {exact}"
+    assert exact >= 264, f"photos exact: {exact}"
 
 
 @needs_blocks
