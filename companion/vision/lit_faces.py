@@ -64,10 +64,38 @@ def faces(lightness: np.ndarray, edges: np.ndarray, mask: np.ndarray) -> tuple[l
 
 def shows_a_side(image: np.ndarray, mask: np.ndarray) -> bool:
     """Whether a sample object (``mask`` over the ``image`` crop of its box) shows two faces
-    lit differently — a top and a side: the camera sees it from the side."""
+    lit differently — a top and a side: the camera sees it from the side.
+
+    Two witnesses, either enough: the faces the edges cut (:func:`faces`), and the object's
+    lightness split in two (:func:`two_lit_parts`). The edges alone hang on one closed line:
+    where the edge between top and side breaks for a few pixels, the two join into one face,
+    and a whole calibration would count as from below. The split needs no closed line."""
     lightness, edges = lightness_edges(image)
     light, _ = faces(lightness, edges, mask)
-    return len(light) > 1 and max(light) - min(light) > LIT
+    return (len(light) > 1 and max(light) - min(light) > LIT) or two_lit_parts(lightness, mask)
+
+
+def two_lit_parts(lightness: np.ndarray, mask: np.ndarray) -> bool:
+    """Whether the object ``mask`` falls into a brighter and a darker part, each in one piece
+    of :data:`FACE_AREA` of the other or more, more than :data:`LIT` apart: the lightness
+    (smoothed as for the edges) split at Otsu's threshold, each part's largest piece after an
+    opening (so that a few grain pixels do not bridge two pieces), at the mask's inside (its
+    outline pixels are part object, part tray)."""
+    inside = cv2.erode(mask.view(np.uint8), np.ones((3, 3), np.uint8)) > 0
+    if np.count_nonzero(inside) < 2:
+        return False
+    smooth = cv2.GaussianBlur(lightness, (0, 0), FACE_BLUR)
+    threshold, _ = cv2.threshold(smooth[inside].reshape(-1, 1), 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    parts = []
+    for part in (inside & (smooth > threshold), inside & (smooth <= threshold)):
+        opened = cv2.morphologyEx(part.view(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+        n, labels, stats, _ = cv2.connectedComponentsWithStats(opened, connectivity=4)
+        if n < 2:
+            return False
+        largest = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
+        parts.append((int(stats[largest, cv2.CC_STAT_AREA]), cv2.mean(smooth, mask=(labels == largest).view(np.uint8))[0]))
+    (bright_area, bright), (dark_area, dark) = parts
+    return min(bright_area, dark_area) >= FACE_AREA * max(bright_area, dark_area) and bright - dark > LIT
 
 
 def lit_faces(lightness: np.ndarray, edges: np.ndarray, classes: np.ndarray, inside: np.ndarray,

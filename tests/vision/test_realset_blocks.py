@@ -13,7 +13,7 @@ from benchmarks.drift import BOX_DRAWINGS, DRIFTS
 from benchmarks.realsets import CANDY, DOBOT, RealSet
 from benchmarks.stages import Stages
 from companion.hw.calibration_store import Tap, sample_at
-from companion.vision import black_level, counting
+from companion.vision import black_level, counting, lit_faces
 from companion.vision.calibration import calibrate
 from companion.vision.counting import count_cubes
 from companion.vision.errors import TwoColoursInBoxError
@@ -71,6 +71,18 @@ def test_the_blocks_are_seen_from_the_side_and_the_sweets_are_round(blocks):
     assert cal.seen_from_side and not cal.round_objects
     candy = calibrate(read_image(CANDY.folder / CANDY.calibration_photo), CANDY.samples)
     assert candy.round_objects and not candy.seen_from_side
+
+
+@needs_blocks
+@pytest.mark.parametrize("blur", [1.2, 1.5, 1.875, 2.25])
+def test_the_side_is_seen_whatever_the_faces_blur(monkeypatch, blur):
+    """The set's one sample that shows its side shows it at every blur of the faces' edges from
+    0.8 to 1.5 times the shipped one. Measured: before the lightness split was a second
+    witness (2026-11-28), at 1.875 the edge between that sample's top and side broke, the
+    calibration judged "from below", and the set fell from 20 to 8 of 31 exact."""
+    monkeypatch.setattr(lit_faces, "FACE_BLUR", blur)
+    cal = calibrate(read_image(DOBOT.folder / DOBOT.calibration_photo), DOBOT.samples)
+    assert cal.seen_from_side
 
 
 @needs_blocks
