@@ -637,9 +637,12 @@ def _report(geo: _Geometry, found: _BlobReading, counted: list, crumbs: list[tup
                 doubts.append((confidence, Doubt(color, len(placed), "colour", other or "unknown",
                                                  *_camera_point(geo, cx + 0.5, cy + 0.5), bbox)))
         held = {code for code, _, _ in objects}
-        for c in np.flatnonzero(found.confident[label] >= UNPLACED * unit):
-            if c + 1 not in held:  # a third of an object of its own, and no place: say so
-                (cx, cy), = cube_centres(blobs, classes, label, [c + 1], 1)
+        # A third of an object of a colour's own pixels, and no place: say so. Its ambiguous
+        # pixels count too: a dark blue cube among blacks under another tray's light reads as
+        # "blue, black nearly as close", and a quarter vote each gives every seat to black.
+        for c in np.flatnonzero(found.confident[label] + found.ambiguous[label] >= UNPLACED * unit):
+            if c + 1 not in held:
+                (cx, cy), = cube_centres(blobs, classes, label, [c + 1, c + 1 + AMBIGUOUS], 1)
                 doubts.append((round(max(0.05, base), 3), Doubt(
                     CUBE_COLORS[c], 0, "size", "1", *_camera_point(geo, cx + 0.5, cy + 0.5), bbox)))
         # Without an outline the photo may be taken from the side: a pile's area leaves out

@@ -3,7 +3,8 @@
 import re
 
 from benchmarks.stress import TRAYS
-from benchmarks.vision import surfaces_table
+from benchmarks.vision import calibrate_tray, stress_frame, surfaces_table, told
+from companion.vision.counting import count_cubes
 
 
 def test_every_pair_of_other_trays_is_counted_ours_beside_the_baseline():
@@ -22,3 +23,17 @@ def test_every_pair_of_other_trays_is_counted_ours_beside_the_baseline():
     silent = re.fullmatch(r"wrong without a flag \(nothing doubtful, no unknown beyond the true foreign objects\): "
                           r"ours with the empty photo (\d+), without (\d+)", lines[-1].strip())
     assert silent and all(int(silent[k + 1]) <= pairs - totals[k] for k in range(2))
+
+
+def test_a_colour_whose_pixels_are_all_ambiguous_and_get_no_place_is_said():
+    """Frame 36 of the stress set (light grey tray) counted with the two-tone tray's calibration
+    and its own empty photo: a dark blue cube touching two blacks reads as "blue, black nearly
+    as close" (ambiguous) in all its pixels, and ambiguous pixels vote a quarter, so the blob's
+    three seats went to black — 19 blacks, nothing doubtful, the one frame of ``--surfaces``
+    wrong without a flag with the empty photo. A colour with a third of a cube of its pixels,
+    ambiguous or not, and no place is said now: the count may still be wrong, not silently."""
+    _, frame, empty = stress_frame(36, 2026)
+    assert frame.counts["blue"] == 2 and "two-tone" in TRAYS
+    result = count_cubes(frame.image, calibrate_tray("two-tone"), empty)
+    blue_said = [d for d in result.doubtful if d.color == "blue" and d.cubes == 0]
+    assert len(blue_said) == 1 and told(result, frame.unknown)
