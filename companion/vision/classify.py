@@ -107,11 +107,12 @@ class Reference:
         cov = np.array(self.cov) + NOISE_FLOOR ** 2 * np.eye(3)
         return mean, np.linalg.inv(cov)
 
-    def distance(self, lab: np.ndarray) -> np.ndarray:
-        """Distance of N×3 Lab values to this reference: see :func:`shade_distance`."""
+    def distance(self, lab: np.ndarray, shades: tuple[float, float] | None = None) -> np.ndarray:
+        """Distance of N×3 Lab values to this reference: see :func:`shade_distance` (over
+        ``shades``, by default :attr:`shades`)."""
         mean, inv = self.metric()
         x = np.asarray(lab, np.float64).reshape(-1, 3) - _BLACK
-        return shade_distance(x, mean, inv, self.shades)
+        return shade_distance(x, mean, inv, self.shades if shades is None else shades)
 
     def to_dict(self) -> dict:
         return {"class": self.name, "lab": [round(v, 3) for v in self.lab],

@@ -28,8 +28,8 @@ import cv2
 import numpy as np
 
 from companion.vision import light
-from companion.vision.classify import (AMBIGUOUS, BACKGROUND, CHROMATIC, REJECT_DISTANCE, UNKNOWN, Reference,
-                                       classify, lut_index, pixels_of, to_lab)
+from companion.vision.classify import (AMBIGUOUS, BACKGROUND, CHROMATIC, REJECT_DISTANCE, TRAY_SHADES, UNKNOWN,
+                                       Reference, classify, lut_index, pixels_of, to_lab)
 
 UNCHANGED = 14  # grey levels (working resolution): a pixel this close to the empty tray is tray
 LIGHT_ONLY = 1.2  # a shadow or reflection changes a pixel's channels by factors this close
@@ -43,6 +43,7 @@ PLAIN = CHROMATIC / 2  # a colour whose every reference is greyer than this has 
 # a dark teal's sample drawn half off its block came to chroma 11
 SURFACE_CORE = 0.8  # share of a tray look's pixels the model of the surface as photographed is fitted on
 SURFACE_MIN_PIXELS = 50  # fewer pixels of a tray look than this are not modelled (kept as the tray reading said)
+SURFACE_SHADES = (1.0, TRAY_SHADES[1])  # a look as photographed, in no deeper shade: this frame's light is in it already
 
 
 def class_map(small: np.ndarray, references: Sequence[Reference], tables: tuple[np.ndarray, np.ndarray],
@@ -175,7 +176,14 @@ def _surface_by_its_looks(small: np.ndarray, relit: np.ndarray, surface: np.ndar
     looks; in the photo itself it is still unlike the surface around it. The pixels of each
     tray look are modelled as they are in the photo (fitted on the :data:`SURFACE_CORE`
     nearest their median, so a few cubes among them do not widen the model) and the pixels
-    beyond :data:`REJECT_DISTANCE` of their look's model are not surface."""
+    beyond :data:`REJECT_DISTANCE` of their look's model are not surface.
+
+    The model allows no deeper shade of the look (:data:`SURFACE_SHADES`), where a reference
+    learned at calibration allows the tray in shadow: fitted on this frame, it holds this
+    frame's light already, and what is darker than it is a shadow — which the reading that
+    follows names tray again — or a dark object. With the calibration's allowance a black
+    cube on a dark surface passed as that surface in deep shadow, and was lost without a flag
+    (``--surfaces``, the textured tray's calibration on the dark tray)."""
     nearest = ref_index[lut_index(relit)]
     lab = to_lab(small)
     keep = surface.copy()
@@ -189,7 +197,7 @@ def _surface_by_its_looks(small: np.ndarray, relit: np.ndarray, surface: np.ndar
         spread = np.abs(px - np.median(px, axis=0)).sum(axis=1)
         core = px[spread <= np.quantile(spread, SURFACE_CORE)]
         model = Reference.from_lab(BACKGROUND, core)
-        keep[look] = model.distance(px) <= REJECT_DISTANCE
+        keep[look] = model.distance(px, SURFACE_SHADES) <= REJECT_DISTANCE
     return keep
 
 
