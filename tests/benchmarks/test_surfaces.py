@@ -37,3 +37,22 @@ def test_a_colour_whose_pixels_are_all_ambiguous_and_get_no_place_is_said():
     result = count_cubes(frame.image, calibrate_tray("two-tone"), empty)
     blue_said = [d for d in result.doubtful if d.color == "blue" and d.cubes == 0]
     assert len(blue_said) == 1 and told(result, frame.unknown)
+
+
+def test_behind_a_dark_surface_a_black_cube_is_not_the_surface_in_shadow(monkeypatch):
+    """Frame 1 of the stress set (the dark tray) counted with the textured tray's calibration and
+    no empty photo: the tray's light is doubted, and the surface is modelled as this frame
+    photographs it. Its two black cubes, touching a purple and a red, are far darker than any
+    of that surface. With the calibration's deep-shadow allowance in the model (as until
+    2026-11-28) they passed as the surface in shadow: five colours right, both blacks lost,
+    nothing said."""
+    from companion.vision import classify, frontend
+
+    _, frame, _ = stress_frame(1, 2026)
+    calibration = calibrate_tray("textured")
+    truth = {c: k for c, k in frame.counts.items() if k}
+    assert truth["black"] == 2
+    assert count_cubes(frame.image, calibration).counts == truth
+    monkeypatch.setattr(frontend, "SURFACE_SHADES", classify.TRAY_SHADES)
+    in_shadow = count_cubes(frame.image, calibration)
+    assert "black" not in in_shadow.counts and not told(in_shadow, frame.unknown)
