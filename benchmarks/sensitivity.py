@@ -17,6 +17,7 @@ none of the constants listed here is used that way.
 from __future__ import annotations
 
 import argparse
+import importlib
 import sys
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -79,15 +80,56 @@ CONSTANTS: tuple[tuple[str, str], ...] = (
     ("companion.vision.sizing", "PART"),
     ("companion.vision.sizing", "FAR"),  # acts only where the calibration's size fails: see --calibrations
     ("companion.vision.faces", "CLIPPED"),
+    # Added 2026-11-28: the constants the list above left out. The sample search's and the
+    # refusals' act at calibration (a change may refuse a set: the cell says so).
+    ("companion.vision.counting", "SIZE_DOUBT"),
+    ("companion.vision.counting", "ROUND_SLACK"),
+    ("companion.vision.sizing", "SIZE_PRIOR"),
+    ("companion.vision.samples", "CORNERS"),
+    ("companion.vision.samples", "ROUND_DEPARTURE"),
+    ("companion.vision.samples", "TWO_HUES"),
+    ("companion.vision.samples", "SHADOW_TINT"),
+    ("companion.vision.samples", "SHADOW_DEPTH"),
+    ("companion.vision.samples", "RING_OFF"),
+    ("companion.vision.tray", "SAME_COLOUR"),
+    ("companion.vision.tray", "CLOSE_COLOUR"),
+    ("companion.vision.tray", "LIKE_TRAY"),
+    ("companion.vision.black_level", "MIN_OBJECT_PIXELS"),
+    # Ranges and tuples: each element moved on its own (``NAME[k]``). SURFACE_SHADES's upper end
+    # is TRAY_SHADES's, copied at import: moving one leaves the other as shipped.
+    ("companion.vision.classify", "SHADES"),
+    ("companion.vision.classify", "TRAY_SHADES"),
+    ("companion.vision.frontend", "SURFACE_SHADES"),
+    ("companion.vision.light", "LEVEL_RANGE"),
+    ("companion.vision.black_level", "GAIN_RANGE"),
+    ("companion.vision.sizing", "SIZE_VOTE_FIXED"),
+    ("companion.vision.sizing", "SIZE_VOTE_FREE"),
+    ("companion.vision.sizing", "COMPACT"),
+    ("companion.vision.counting", "PEAK_DEPTHS"),
+    ("companion.vision.lit_faces", "FACE_EDGES"),
 )
 
 
+def _scaled(value, factor: float):
+    """A number times ``factor``; an integer stays an integer."""
+    return type(value)(round(value * factor)) if isinstance(value, int) else value * factor
+
+
+def variants(value) -> list[int | None]:
+    """The ways a constant is moved: as a whole (None) for a number, each element on its own
+    (its index) for a tuple."""
+    return list(range(len(value))) if isinstance(value, tuple) else [None]
+
+
 @contextmanager
-def changed(module: str, name: str, factor: float) -> Iterator[object]:
-    """``module.name`` times ``factor`` in every loaded module bound to the same value, restored
-    afterwards. Yields the new value."""
+def changed(module: str, name: str, factor: float, index: int | None = None) -> Iterator[object]:
+    """``module.name`` times ``factor`` — of a tuple, only its element ``index`` — in every loaded
+    module bound to the same value, restored afterwards. Yields the new value."""
     original = getattr(sys.modules[module], name)
-    value = type(original)(round(original * factor)) if isinstance(original, int) else original * factor
+    if index is None:
+        value = _scaled(original, factor)
+    else:
+        value = tuple(_scaled(v, factor) if k == index else v for k, v in enumerate(original))
     holders = [m for key, m in list(sys.modules.items())
                if key.startswith(("companion.vision", "benchmarks")) and getattr(m, name, None) is original]
     for m in holders:
@@ -140,10 +182,13 @@ def main(argv: list[str] | None = None) -> int:
     for module, name in CONSTANTS:
         if args.only and name not in args.only:
             continue
-        for factor in args.factors:
-            with changed(module, name, factor) as value:
-                label = f"{name} ×{factor:g} = {value:g}"
-                print(f"  {label:34} " + "  ".join(f"{c:>22}" for c in exact_per_set(args.frames, args.drift)), flush=True)
+        for index in variants(getattr(importlib.import_module(module), name)):
+            for factor in args.factors:
+                with changed(module, name, factor, index) as value:
+                    label = (f"{name} ×{factor:g} = {value:g}" if index is None
+                             else f"{name}[{index}] ×{factor:g} = {value[index]:g}")
+                    print(f"  {label:34} " + "  ".join(f"{c:>22}" for c in exact_per_set(args.frames, args.drift)),
+                          flush=True)
     return 0
 
 
