@@ -3,7 +3,8 @@
 ``python -m benchmarks.sensitivity`` (``--frames N`` synthetic frames, default 60;
 ``--factors 0.8 1.25``; ``--only NAME …``; ``--drift NAME …`` to count the real sets under
 drifts too) prints, for each named constant of
-``companion.vision`` and each factor, the photos exact on the synthetic stress set and on every
+``companion.vision`` (of a range or tuple, each element on its own: ``SHADES[0]``) and each
+factor, the photos exact on the synthetic stress set and on every
 real set in ``../shared/realsets``, beside the same sets at the shipped value, in one run. A
 constant whose change costs no set anything is a candidate for removal; one whose change raises
 one set and lowers another is where the counter is tuned to a set (docs/vision.md, "Constants").
