@@ -372,7 +372,7 @@ def _frame_size(geo: _Geometry, found: "_BlobReading", classes: np.ndarray) -> t
     area or more vote."""
     shapes = Shapes(found.blobs, geo.unit_radius)
     voters = np.flatnonzero(found.coloured & (found.area >= 0.2 * geo.unit_area))
-    colour_px = found.confident + found.ambiguous  # the blob's area shared out by its colours' pixels
+    colour_px = found.colour_pixels  # the blob's area shared out by its colours' pixels
     colour_area = colour_px * (found.area / np.maximum(colour_px.sum(axis=1), 1.0))[:, None]
     return shapes, size_factor(found.blobs, shapes, voters, found.area, colour_area, geo.unit_area,
                                geo.unit_radius, geo.roi_mask is not None, classes, geo.alike)
@@ -418,6 +418,11 @@ class _BlobReading:
     is_unknown: np.ndarray  # bool per label: mostly of no calibrated colour
     named_not: set[int]  # labels holding a solid piece of no colour (reported unknown, no cubes)
     unknown_boxes: list[tuple[int, int, int, int]]  # camera pixels, in the order they were found
+
+    @property
+    def colour_pixels(self) -> np.ndarray:
+        """Labels × colours: each colour's pixels, sure or ambiguous."""
+        return self.confident + self.ambiguous
 
     @property
     def coloured(self) -> np.ndarray:
@@ -529,7 +534,7 @@ def _by_lit_faces(geo: _Geometry, image: np.ndarray, classes: np.ndarray, found:
     out = []
     for label, ratio, n, objects, by_shape in counted:
         bx, by, bw, bh = (int(v) for v in found.blobs.stats[label, :4])
-        codes = [int(c) + 1 for c in np.flatnonzero(found.confident[label] + found.ambiguous[label]
+        codes = [int(c) + 1 for c in np.flatnonzero(found.colour_pixels[label]
                                                      >= FACE_AREA * unit)]
         crop = image[y0 + by * s:y0 + (by + bh) * s, x0 + bx * s:x0 + (bx + bw) * s]
         size = (crop.shape[1], crop.shape[0])
@@ -640,7 +645,7 @@ def _report(geo: _Geometry, found: _BlobReading, counted: list, crumbs: list[tup
         # A third of an object of a colour's own pixels, and no place: say so. Its ambiguous
         # pixels count too: a dark blue cube among blacks under another tray's light reads as
         # "blue, black nearly as close", and a quarter vote each gives every seat to black.
-        for c in np.flatnonzero(found.confident[label] + found.ambiguous[label] >= UNPLACED * unit):
+        for c in np.flatnonzero(found.colour_pixels[label] >= UNPLACED * unit):
             if c + 1 not in held:
                 (cx, cy), = cube_centres(blobs, classes, label, [c + 1, c + 1 + AMBIGUOUS], 1)
                 doubts.append((round(max(0.05, base), 3), Doubt(

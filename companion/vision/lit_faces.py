@@ -40,11 +40,16 @@ LIT = 30.0  # 8-bit Lab lightness: a face more than this darker than the next br
 FACE_AREA = 0.175  # of the largest face of its colour (and, to have faces at all, of a cube's area); see docs/vision.md, Constants
 
 
+def _smoothed(lightness: np.ndarray) -> np.ndarray:
+    """The lightness smoothed by :data:`FACE_BLUR`: wood grain and noise gone, faces kept."""
+    return cv2.GaussianBlur(lightness, (0, 0), FACE_BLUR)
+
+
 def lightness_edges(image: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """The 8-bit Lab lightness of a camera crop and its edges between faces (a 0/1 mask,
     widened by a pixel so that the pieces either side do not touch)."""
     lightness = cv2.cvtColor(image, cv2.COLOR_BGR2LAB)[:, :, 0]
-    edges = cv2.Canny(cv2.GaussianBlur(lightness, (0, 0), FACE_BLUR), *FACE_EDGES)
+    edges = cv2.Canny(_smoothed(lightness), *FACE_EDGES)
     return lightness, cv2.dilate(edges, np.ones((3, 3), np.uint8)) > 0
 
 
@@ -84,7 +89,7 @@ def two_lit_parts(lightness: np.ndarray, mask: np.ndarray) -> bool:
     inside = cv2.erode(mask.view(np.uint8), np.ones((3, 3), np.uint8)) > 0
     if np.count_nonzero(inside) < 2:
         return False
-    smooth = cv2.GaussianBlur(lightness, (0, 0), FACE_BLUR)
+    smooth = _smoothed(lightness)
     threshold, _ = cv2.threshold(smooth[inside].reshape(-1, 1), 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     parts = []
     for part in (inside & (smooth > threshold), inside & (smooth <= threshold)):
