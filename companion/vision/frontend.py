@@ -31,7 +31,9 @@ from companion.vision import light
 from companion.vision.classify import (AMBIGUOUS, BACKGROUND, CHROMATIC, REJECT_DISTANCE, TRAY_SHADES, UNKNOWN,
                                        Reference, classify, lut_index, pixels_of, to_lab)
 
-UNCHANGED = 14  # grey levels (working resolution): a pixel this close to the empty tray is tray
+UNCHANGED = 14  # grey levels (working resolution): a pixel this close to the empty tray is tray, whatever the noise
+CHANGE_BOX = 3  # working pixels: the change since the empty photo is judged on means this wide…
+NOISE_BAR = 5  # … and is none below this many times the frame's typical change (+1), at most UNCHANGED
 LIGHT_ONLY = 1.2  # a shadow or reflection changes a pixel's channels by factors this close
 UNNAMED = 0.5  # this share of the objects' pixels of no known colour: the tray's light is doubted…
 CONFIRMED = 1.1  # … unless the cubes it names imply its light, within this factor in every channel;
@@ -207,10 +209,8 @@ def _classes(relit: np.ndarray, small: np.ndarray, full_lut: np.ndarray,
     empty photo's rules when one is given (see the module docstring)."""
     classes = classify(relit, full_lut)
     if empty_small is not None:
-        diff = cv2.absdiff(small, empty_small)
-        b, g, r = cv2.split(diff)
-        change = cv2.max(cv2.max(b, g), r)
-        classes[change < UNCHANGED] = BACKGROUND
+        classes[_unchanged(small, empty_small)] = BACKGROUND
+        change = _largest_channel(cv2.absdiff(small, empty_small))
         # Changed since the empty photo, yet read as tray: a cube whose colour the light moved
         # onto one of the tray's looks — unless the change is one of light alone (a cube's
         # shadow, a reflection off it): the same factor in every channel, as bright as
@@ -224,6 +224,30 @@ def _classes(relit: np.ndarray, small: np.ndarray, full_lut: np.ndarray,
             alone = cv2.resize(alone, (w, h), interpolation=cv2.INTER_NEAREST).view(bool)
             classes[suspect & ~alone] = UNKNOWN
     return classes
+
+
+def _largest_channel(image: np.ndarray) -> np.ndarray:
+    """Per pixel, the largest of the three channels."""
+    b, g, r = cv2.split(image)
+    return cv2.max(cv2.max(b, g), r)
+
+
+def _unchanged(small: np.ndarray, empty_small: np.ndarray) -> np.ndarray:
+    """Where the frame still shows the empty photo (H×W bool): its means over
+    :data:`CHANGE_BOX` pixels within the bar of the empty photo's in every channel.
+
+    The bar follows the noise between the two photos: :data:`NOISE_BAR` times the frame's
+    median change (+1 for the 8-bit rounding) — most of a tray is empty, so the median is what
+    sensor noise, JPEG and a flicker of the light make there — and never above
+    :data:`UNCHANGED`, the fixed bar it replaces. A fixed bar lost cubes in dim light: a green
+    cube on green felt at two thirds of the light differed from the felt by 7 to 14 grey levels,
+    was read green, and was made tray by the empty photo (three of eight lost, nothing said).
+    On means, noise is a third of a pixel's, and a cube's change, the same over its face, is not."""
+    box = (CHANGE_BOX, CHANGE_BOX)
+    change = _largest_channel(cv2.absdiff(cv2.blur(small, box), cv2.blur(empty_small, box)))
+    sample = change[::2, ::2]  # a quarter of the pixels tell the median as well
+    median = int(np.searchsorted(np.cumsum(np.bincount(sample.ravel(), minlength=256)), (sample.size + 1) // 2))
+    return change < min(UNCHANGED, NOISE_BAR * (median + 1))
 
 
 _LOG = np.round(32.0 * np.log(np.arange(256) + 1.0)).astype(np.uint8)  # 32·ln(v + 1): ratios as differences

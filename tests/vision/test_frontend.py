@@ -67,3 +67,34 @@ def test_the_tray_light_is_doubted_by_what_it_leaves_unnamed_and_what_its_cubes_
     assert _tray_light_doubt(some, *on_refs) is None and _tray_light_doubt(some, *off_refs) == FEWER_UNNAMED
     assert _tray_light_doubt(most, *on_refs) is None and _tray_light_doubt(most, *off_refs) == 0.5
     assert _tray_light_doubt(some, *nothing_named) is None and _tray_light_doubt(most, *nothing_named) == 0.5
+
+
+def _felt_and_patch(noise: float, patch_change: tuple[int, int, int]) -> tuple[np.ndarray, np.ndarray]:
+    """An empty photo of a dim green felt and the same felt with a 12-pixel patch changed by
+    ``patch_change`` (B, G, R), each photo with its own sensor noise of ``noise`` grey levels."""
+    rng = np.random.default_rng(3)
+    felt = np.full((96, 128, 3), (30.0, 67.0, 21.0))
+    frame = felt.copy()
+    frame[40:52, 60:72] += patch_change
+    empty, frame = (np.clip(p + rng.normal(0.0, noise, p.shape), 0, 255).astype(np.uint8) for p in (felt, frame))
+    return frame, empty
+
+
+def test_what_changed_since_the_empty_photo_is_judged_against_the_noise():
+    """A cube that differs from the felt by 7 to 12 grey levels (a dim green on green felt) is
+    change where the two photos differ by a grey level of noise; the felt around it stays
+    tray. Where the photos' noise is as large as the cube's difference, the bar rises
+    to the fixed one (``UNCHANGED``) and the patch is taken for noise."""
+    from companion.vision.frontend import UNCHANGED, _unchanged
+
+    patch = (slice(41, 51), slice(61, 71))  # its inside: the 3×3 means at its edge are half felt
+    frame, empty = _felt_and_patch(0.5, (-12, 7, -7))
+    unchanged = _unchanged(frame, empty)
+    assert not unchanged[patch].any()
+    felt = np.ones_like(unchanged)
+    felt[36:56, 56:76] = False
+    assert unchanged[felt].mean() > 0.999
+    # The fixed bar alone took the patch for felt: every channel within UNCHANGED.
+    assert (np.abs(frame[patch].astype(int) - empty[patch]).max(axis=2) < UNCHANGED).mean() > 0.9
+    noisy, noisy_empty = _felt_and_patch(12.0, (-12, 7, -7))
+    assert _unchanged(noisy, noisy_empty)[patch].mean() > 0.5
