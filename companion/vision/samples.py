@@ -48,6 +48,15 @@ def box_text(box: Box) -> str:
     return ",".join(map(str, box))
 
 
+def _no_object(sample: Sample) -> NoObjectInBoxError:
+    """The refusal of a box in which nothing stands out from the tray — no cube, or a cube of
+    the tray's colour (a blue cube on a blue felt): the sentence says both, as a tap does."""
+    return NoObjectInBoxError(f"The {sample.color} sample box {box_text(sample.box)} shows no cube: it looks like "
+                              "empty tray. Draw the box around one cube. (If a cube lies there, the camera cannot "
+                              f"tell a {sample.color} cube from this tray: add light, or put something of another "
+                              "colour under the tray.)")
+
+
 def cube_in_box(image: np.ndarray, sample: Sample) -> np.ndarray:
     """Mask (box-sized, camera pixels) of the one object in a sample box.
 
@@ -61,16 +70,14 @@ def cube_in_box(image: np.ndarray, sample: Sample) -> np.ndarray:
     lab = to_lab(sub)
     looks = _tray_looks(image, lab, sample.box)
     if not looks:  # the ring is all object (a box drawn on it) or all tray (a box on no cube)
-        raise NoObjectInBoxError(f"The {sample.color} sample box {box_text(sample.box)} shows no cube: "
-                                 "it looks like empty tray. Draw the box around one cube.")
+        raise _no_object(sample)
     differs = off_tray(lab, looks, glare_margin=10.0).astype(np.uint8)
     side = math.sqrt(w * h)
     k = max(3, int(side / 20) | 1)
     differs = cv2.morphologyEx(differs, cv2.MORPH_OPEN, np.ones((k, k), np.uint8))
     count, labels, stats, centres = cv2.connectedComponentsWithStats(differs, connectivity=8)
     if count < 2 or stats[1:, cv2.CC_STAT_AREA].max() < max(16, 0.04 * w * h):
-        raise NoObjectInBoxError(f"The {sample.color} sample box {box_text(sample.box)} shows no cube: "
-                               "it looks like empty tray. Draw the box around one cube.")
+        raise _no_object(sample)
     # The biggest object, preferring ones near the centre (a neighbour's corner may poke in).
     off = np.hypot(centres[1:, 0] - w / 2, centres[1:, 1] - h / 2) / side
     score = stats[1:, cv2.CC_STAT_AREA] * np.clip(1.2 - off, 0.1, 1.0)
