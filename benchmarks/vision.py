@@ -1,7 +1,7 @@
 """Vision benchmark: our counter beside a naive baseline, on the same photos, in one run.
 
     python -m benchmarks.vision [--frames 500] [--seed 2026] [--failures] [--skip-synthetic] [--drift] [--boxes]
-                                [--calibrations] [--surfaces]
+                                [--calibrations] [--surfaces] [--coloured]
 
 Two sets, reported side by side:
 - the synthetic stress set (benchmarks/stress.py): six kinds of tray, light and white-balance
@@ -21,7 +21,10 @@ Two sets, reported side by side:
   calibration photo the set came with;
 - with ``--surfaces``, synthetic frames of each tray counted with every *other* tray's
   calibration (each frame with its own empty photo, as the tower takes it before a throw): the
-  surface behind the tray is not the one calibrated, the light must come from elsewhere.
+  surface behind the tray is not the one calibrated, the light must come from elsewhere;
+- with ``--coloured``, the stress set's conditions behind trays of a saturated colour (a pink
+  cloth, a green felt, a yellow wood…; :data:`benchmarks.stress.COLOURED_TRAYS`), each
+  calibrated on its own photo: a surface near a cube colour, which the six trays lack.
 
 For each: photos counted exactly (every colour right), objects miscounted (sum over photos and
 colours of |counted − true|), median milliseconds per photo and per megapixel; on sets with a
@@ -51,7 +54,7 @@ from benchmarks.baseline import BaselineModel, baseline_count, fit_baseline
 from benchmarks.drift import BOX_DRAWINGS, DRIFTS
 from benchmarks.realsets import SETS, RealSet
 from benchmarks.stages import Stages, scaled
-from benchmarks.stress import TRAYS, stress_case, tray_conditions
+from benchmarks.stress import COLOURED_TRAYS, TRAYS, Tray, stress_case, tray_conditions
 from benchmarks.timing import pin_one_core
 from companion.vision.calibration import Calibration, Sample, calibrate
 from companion.vision.counting import TrayCount, count_cubes
@@ -171,10 +174,10 @@ def calibrate_tray(name: str) -> Calibration:
     return calibrate(photo.image, samples, empty=empty.image, roi=tower.roi)
 
 
-def stress_frame(index: int, seed: int):
-    """Frame ``index`` of the stress set: its tray's name, the rendered frame and the photo of
-    its empty tray under the same conditions."""
-    name, counts, cond = stress_case(index, seed)
+def stress_frame(index: int, seed: int, trays: dict[str, Tray] = TRAYS):
+    """Frame ``index`` of the stress set (or of its conditions behind ``trays``): its tray's
+    name, the rendered frame and the photo of its empty tray under the same conditions."""
+    name, counts, cond = stress_case(index, seed, trays)
     render_seed = seed * 100003 + index
     return (name, render_tray(counts, seed=render_seed, conditions=cond),
             render_empty_tray(seed=render_seed, conditions=cond).image)
@@ -417,6 +420,40 @@ def surfaces_table(frames: int, seed: int) -> list[str]:
     return lines
 
 
+def coloured_table(frames: int, seed: int) -> list[str]:
+    """Per tray of a saturated colour (:data:`benchmarks.stress.COLOURED_TRAYS`), calibrated on
+    its own calibration photo as the stress set's trays are: the frames counted exactly (ours
+    with the frame's empty photo · ours without it · the baseline fitted on the same boxes) and
+    ours wrong with nothing flagged; or the sentence that refused the calibration."""
+    width = max(len(name) for name in COLOURED_TRAYS)
+    lines = [f"\nsynthetic: trays of a saturated colour, which the stress set lacks ({frames} frames each, the stress "
+             "set's conditions; exact: ours with the frame's empty photo · ours without it · baseline)",
+             f"  {'tray':{width}} {'exact':>15} {'wrong without a flag (with · without)':>40}"]
+    total, silent = np.zeros(3, int), np.zeros(2, int)
+    for index, name in enumerate(COLOURED_TRAYS):
+        tower = tray_conditions(name, index, COLOURED_TRAYS)
+        photo, samples, empty = render_calibration_photo(tower)
+        try:
+            calibration = calibrate(photo.image, samples, empty=empty.image, roi=tower.roi)
+        except CalibrationError as exc:
+            lines.append(f"  {name:{width}} calibration refused: {exc}")
+            continue
+        base = fit_baseline(photo.image, samples, tower.roi)
+        exact, wrong = np.zeros(3, int), np.zeros(2, int)
+        for i in range(frames):
+            _, frame, empty_photo = stress_frame(i * len(COLOURED_TRAYS) + index, seed, COLOURED_TRAYS)
+            truth = {c: n for c, n in frame.counts.items() if n}
+            ours = (count_cubes(frame.image, calibration, empty_photo), count_cubes(frame.image, calibration))
+            exact += (ours[0].counts == truth, ours[1].counts == truth, baseline_count(frame.image, base) == truth)
+            wrong += [r.counts != truth and not told(r, frame.unknown) for r in ours]
+        total += exact
+        silent += wrong
+        lines.append(f"  {name:{width}} {' · '.join(str(v) for v in exact):>15} {' · '.join(str(v) for v in wrong):>40}")
+    lines.append(f"  all calibrated trays: ours with the empty photo {total[0]}, without {total[1]}, baseline "
+                 f"{total[2]}; wrong without a flag: with the empty photo {silent[0]}, without {silent[1]}")
+    return lines
+
+
 HEAD = f"  {'counter':28} {'exact':>9} {'':8}  {'missed':>6}  {'ms/photo':>8}  {'cpu ms':>8}  {'ms/MP':>8}"
 
 
@@ -434,6 +471,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="also calibrate the real sets with a box per object on each of their other photos")
     parser.add_argument("--surfaces", action="store_true",
                         help="also count synthetic frames with the calibration of another tray (and their empty photos)")
+    parser.add_argument("--coloured", action="store_true",
+                        help="also count synthetic frames on trays of a saturated colour (cloth, felt), each calibrated on its own")
     args = parser.parse_args(argv)
     if args.frames < 1:
         parser.error("--frames must be at least 1")
@@ -475,6 +514,8 @@ def main(argv: list[str] | None = None) -> int:
                     print("\n".join(table(realset, args.failures)))
     if args.surfaces:
         print("\n".join(surfaces_table(10, args.seed)))
+    if args.coloured:
+        print("\n".join(coloured_table(40, args.seed)))
     print(f"\n(exact: photos with every colour right; missed: objects miscounted in all; "
           f"ms/photo: median wall time of one count on one core; cpu ms: its CPU time; ms/MP: wall "
           f"time per megapixel; load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores)")
