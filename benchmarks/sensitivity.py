@@ -52,6 +52,8 @@ CONSTANTS: tuple[tuple[str, str], ...] = (
     ("companion.vision.tray", "LIKE_SAMPLE"),
     ("companion.vision.tray", "TRAY_LOOKS"),
     ("companion.vision.frontend", "UNCHANGED"),
+    ("companion.vision.frontend", "CHANGE_BOX"),
+    ("companion.vision.frontend", "NOISE_BAR"),
     ("companion.vision.frontend", "LIGHT_ONLY"),
     ("companion.vision.frontend", "UNNAMED"),
     # The next three decide when the tray's light is doubted: rare on the sets this runs (6 of 400
