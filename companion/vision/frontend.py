@@ -31,7 +31,7 @@ from companion.vision import light
 from companion.vision.classify import (AMBIGUOUS, BACKGROUND, CHROMATIC, REJECT_DISTANCE, TRAY_SHADES, UNKNOWN,
                                        Reference, classify, lut_index, pixels_of, to_lab)
 
-UNCHANGED = 14  # grey levels (working resolution): a pixel this close to the empty tray is tray, whatever the noise
+UNCHANGED = 14  # grey levels (working resolution): a change since the empty photo this large is one, however noisy the photos
 CHANGE_BOX = 3  # working pixels: the change since the empty photo is judged on means this wide…
 NOISE_BAR = 5  # … and is none below this many times the frame's typical change (+1), at most UNCHANGED
 LIGHT_ONLY = 1.2  # a shadow or reflection changes a pixel's channels by factors this close
