@@ -76,6 +76,12 @@ class RenderConditions:
     cluster: float = 0.0  # probability that a cube touches others in a cluster
     outside: int = 0  # extra cubes lying across the tray outline (some count, some not)
     foreign: int = 0  # objects of no cube colour inside the tray
+    # A lens under the tray sees each cube's sides too, towards the picture's centre, the
+    # wider the farther the cube lies from it: their width at the picture's corner, in cube
+    # sides (0: every cube straight from below). About the tangent of the angle at which the
+    # lens sees the corner, times floor distance / (floor distance + cube height): 0.6 to 1.0
+    # for the set-ups of firmware_notes/optics.md (Camera Module 3 at 20 cm to its Wide at 11).
+    side_view: float = 0.0
 
 
 @dataclass(frozen=True)
@@ -246,6 +252,21 @@ def _square(x, y, side, angle) -> np.ndarray:
     return np.round(np.array(pts) * 16).astype(np.int32)  # 4 fractional bits
 
 
+SIDE_SHADE = 0.45  # a cube's side, lit from below at a grazing angle, against its face
+
+
+def _draw_sides(albedo: np.ndarray, face: np.ndarray, cond: RenderConditions, colour) -> None:
+    """A cube's sides as a wide lens sees them from below: its far face shifted towards the
+    picture's centre (by ``cond.side_view`` cube sides at the corner), and the band between
+    the two faces filled. ``face`` is :func:`_square`'s fixed-point outline."""
+    w, h = cond.size
+    centre = face.mean(axis=0) / 16.0
+    side = float(np.linalg.norm(face[1] - face[0])) / 16.0
+    shift = (np.array([w / 2.0, h / 2.0]) - centre) / math.hypot(w / 2.0, h / 2.0) * cond.side_view * side
+    far = face + np.round(shift * 16).astype(np.int32)
+    cv2.fillConvexPoly(albedo, cv2.convexHull(np.vstack([face, far])), colour, cv2.LINE_AA, 4)
+
+
 def _bgr255(bgr) -> tuple[float, float, float]:
     return tuple(min(255.0, v * 255.0) for v in bgr)
 
@@ -255,6 +276,12 @@ def _draw(pieces: list[_Piece], cond: RenderConditions, seed: int, noise_seed: i
     rng = np.random.default_rng([seed, noise_seed])
     albedo = scene.surface(cond.size, tuple(cond.background), cond.background_variation,
                            cond.surface, cond.tray_seed).copy()
+    if cond.side_view > 0:  # first: every cube's bottom face, on the floor, hides others' sides
+        for k, p in enumerate(pieces):
+            if p.color != "foreign":
+                dx, dy, da = offsets[k] if offsets is not None else (0.0, 0.0, 0.0)
+                _draw_sides(albedo, _square(p.x + dx, p.y + dy, p.size, p.angle + da), cond,
+                            _bgr255(tuple(v * SIDE_SHADE for v in p.bgr)))
     for k, p in enumerate(pieces):
         dx, dy, da = offsets[k] if offsets is not None else (0.0, 0.0, 0.0)
         if p.color == "foreign":

@@ -89,3 +89,37 @@ def test_calibration_photo_boxes_enclose_their_cubes():
         x, y, w, h = s.box
         assert x < cube.x < x + w and y < cube.y < y + h
     assert empty.cubes == ()
+
+
+def test_a_lens_close_under_the_tray_sees_the_cubes_sides_towards_the_centre():
+    """With ``side_view``, a cube far from the picture's centre grows a darker band on the
+    side facing the centre, ``side_view`` cube sides wide at the corner; the side away
+    from the centre, the cube's face and a cube at the centre stay as they were."""
+    from dataclasses import replace
+
+    flat = RenderConditions(noise=0.0, vignette=0.0, jpeg_quality=0)
+    plain = render_tray({"red": 16}, seed=11, conditions=flat)
+    sides = render_tray({"red": 16}, seed=11, conditions=replace(flat, side_view=1.0))
+    assert plain.cubes == sides.cubes
+    w, h = flat.size
+    corner = math.hypot(w / 2, h / 2)
+    grey = plain.image.astype(int).sum(axis=2), sides.image.astype(int).sum(axis=2)
+    checked = 0
+    for cube in plain.cubes:
+        toward = np.array([w / 2 - cube.x, h / 2 - cube.y]) / corner  # at the corner: length 1
+        reach = np.hypot(*toward) * 1.0 * flat.cube_px  # the band's width here
+        if reach < 0.5 * flat.cube_px:  # narrower: the point below could lie past the band
+            continue
+        checked += 1
+        unit = toward / np.hypot(*toward)
+        beyond = 0.5 * flat.cube_px * math.sqrt(2) + 0.5 * reach  # past the face's corner, inside the band
+        x, y = (int(round(v)) for v in (cube.x + unit[0] * beyond, cube.y + unit[1] * beyond))
+        assert grey[1][y, x] < grey[0][y, x]  # the side: darker than the tray that lay there
+        x, y = (int(round(v)) for v in (cube.x - unit[0] * beyond, cube.y - unit[1] * beyond))
+        assert grey[1][y, x] == grey[0][y, x]  # away from the centre: nothing new
+    assert checked >= 3
+    for cube in plain.cubes:  # each face itself is drawn as before
+        x, y = int(round(cube.x)), int(round(cube.y))
+        assert grey[1][y, x] == grey[0][y, x]
+    assert np.array_equal(render_tray({"red": 16}, seed=11, conditions=replace(flat, side_view=0.0)).image,
+                          plain.image)
