@@ -34,7 +34,7 @@ help:
 	@echo "make run    - start the companion on PORT (default 8000), data in COMPANION_DATA (default ./data)"
 	@echo "make install - only build .venv with what the companion runs on (scripts/install-service uses it)"
 	@echo "make test   - run every test (unit, API, crash, end-to-end in headless Chromium)"
-	@echo "make bench  - vision benchmark: our counter vs a naive baseline, 500 synthetic frames, every real photo set, under drift, with other sample boxes behind another tray and on trays of a saturated colour"
+	@echo "make bench  - vision benchmark: our counter vs a naive baseline, 500 synthetic frames, every real photo set, under drift, with other sample boxes, behind another tray, on trays of a saturated colour and with the cubes' sides in view"
 	@$(PLAN) check | head -n 1
 
 $(STAMP): pyproject.toml scripts/install_plan.py companion/hw/osinfo.py
@@ -72,7 +72,7 @@ test: install-test browser
 	$(PY) -m pytest
 
 bench: install
-	$(PY) -m benchmarks.vision --drift --boxes --calibrations --surfaces --coloured
+	$(PY) -m benchmarks.vision --drift --boxes --calibrations --surfaces --coloured --perspective
 
 clean:
 	rm -rf $(VENV) .pytest_cache

@@ -1,7 +1,7 @@
 """Vision benchmark: our counter beside a naive baseline, on the same photos, in one run.
 
     python -m benchmarks.vision [--frames 500] [--seed 2026] [--failures] [--skip-synthetic] [--drift] [--boxes]
-                                [--calibrations] [--surfaces] [--coloured]
+                                [--calibrations] [--surfaces] [--coloured] [--perspective]
 
 Two sets, reported side by side:
 - the synthetic stress set (benchmarks/stress.py): six kinds of tray, light and white-balance
@@ -24,7 +24,10 @@ Two sets, reported side by side:
   surface behind the tray is not the one calibrated, the light must come from elsewhere;
 - with ``--coloured``, the stress set's conditions behind trays of a saturated colour (a pink
   cloth, a green felt, a yellow wood…; :data:`benchmarks.stress.COLOURED_TRAYS`), each
-  calibrated on its own photo: a surface near a cube colour, which the six trays lack.
+  calibrated on its own photo: a surface near a cube colour, which the six trays lack;
+- with ``--perspective``, the stress set's first frames with the cubes' sides in view, as a
+  lens close under the tray sees them (0.3 to 1.0 cube sides at the picture's corner), the
+  trays calibrated on photos taken the same way.
 
 For each: photos counted exactly (every colour right), objects miscounted (sum over photos and
 colours of |counted − true|), median milliseconds per photo and per megapixel; on sets with a
@@ -46,7 +49,7 @@ import os
 import sys
 import time
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
@@ -378,6 +381,17 @@ def calibrations_table(realset: RealSet, failures: bool) -> list[str]:
     return lines
 
 
+def with_and_without_empty(frame: RenderedFrame, empty: np.ndarray, calibration: Calibration,
+                           base: BaselineModel) -> tuple[np.ndarray, np.ndarray]:
+    """One rendered frame counted three ways: whether ours with its ``empty`` photo, ours
+    without it and the baseline are exact; and whether each of ours is wrong with nothing
+    flagged (:func:`told`)."""
+    truth = {c: n for c, n in frame.counts.items() if n}
+    ours = (count_cubes(frame.image, calibration, empty), count_cubes(frame.image, calibration))
+    exact = np.array([ours[0].counts == truth, ours[1].counts == truth, baseline_count(frame.image, base) == truth])
+    return exact.astype(int), np.array([r.counts != truth and not told(r, frame.unknown) for r in ours], int)
+
+
 def surfaces_table(frames: int, seed: int) -> list[str]:
     """Per calibrated tray (rows), the frames of each other tray (columns) counted exactly: ours
     with the frame's empty photo, ours without it, and the baseline fitted on the calibrated
@@ -404,11 +418,9 @@ def surfaces_table(frames: int, seed: int) -> list[str]:
                 continue
             exact = np.zeros(3, int)
             for frame, empty in per_tray[counted]:
-                truth = {c: n for c, n in frame.counts.items() if n}
-                ours = (count_cubes(frame.image, cals[calibrated], empty), count_cubes(frame.image, cals[calibrated]))
-                exact += (ours[0].counts == truth, ours[1].counts == truth,
-                          baseline_count(frame.image, bases[calibrated]) == truth)
-                silent += [r.counts != truth and not told(r, frame.unknown) for r in ours]
+                right, untold = with_and_without_empty(frame, empty, cals[calibrated], bases[calibrated])
+                exact += right
+                silent += untold
             total += exact
             cells.append(f"{' · '.join(str(v) for v in exact):>14}")
         lines.append(f"  {calibrated:{width}} " + " ".join(cells))
@@ -442,15 +454,53 @@ def coloured_table(frames: int, seed: int) -> list[str]:
         exact, wrong = np.zeros(3, int), np.zeros(2, int)
         for i in range(frames):
             _, frame, empty_photo = stress_frame(i * len(COLOURED_TRAYS) + index, seed, COLOURED_TRAYS)
-            truth = {c: n for c, n in frame.counts.items() if n}
-            ours = (count_cubes(frame.image, calibration, empty_photo), count_cubes(frame.image, calibration))
-            exact += (ours[0].counts == truth, ours[1].counts == truth, baseline_count(frame.image, base) == truth)
-            wrong += [r.counts != truth and not told(r, frame.unknown) for r in ours]
+            right, untold = with_and_without_empty(frame, empty_photo, calibration, base)
+            exact += right
+            wrong += untold
         total += exact
         silent += wrong
         lines.append(f"  {name:{width}} {' · '.join(str(v) for v in exact):>15} {' · '.join(str(v) for v in wrong):>40}")
     lines.append(f"  all calibrated trays: ours with the empty photo {total[0]}, without {total[1]}, baseline "
                  f"{total[2]}; wrong without a flag: with the empty photo {silent[0]}, without {silent[1]}")
+    return lines
+
+
+SIDE_VIEWS = (0.0, 0.3, 0.6, 1.0)  # cube sides seen at the picture's corner (RenderConditions.side_view)
+
+
+def perspective_table(frames: int, seed: int, side_views: tuple[float, ...] = SIDE_VIEWS) -> list[str]:
+    """The stress set's first ``frames`` frames with the cubes' sides in view, as a lens close
+    under the tray sees them (:data:`SIDE_VIEWS`): per width, each tray calibrated on its
+    calibration photo taken the same way, the frames counted exactly (ours with the frame's
+    empty photo · ours without it · the baseline) and ours wrong with nothing flagged; or the
+    sentence that refused a calibration."""
+    lines = [f"\nsynthetic: the cubes' sides in view, as a lens close under the tray sees them (the stress set's "
+             f"first {frames} frames; width of the sides at the picture's corner, in cube sides; exact: ours with the "
+             "frame's empty photo · ours without it · baseline)",
+             f"  {'sides at the corner':20} {'exact':>15} {'wrong without a flag (with · without)':>40}"]
+    for side_view in side_views:
+        cals, bases = {}, {}
+        try:
+            for index, name in enumerate(TRAYS):
+                tower = replace(tray_conditions(name, index), side_view=side_view)
+                photo, samples, empty = render_calibration_photo(tower)
+                cals[name] = calibrate(photo.image, samples, empty=empty.image, roi=tower.roi)
+                bases[name] = fit_baseline(photo.image, samples, tower.roi)
+        except CalibrationError as exc:
+            lines.append(f"  {side_view:<20} calibration refused ({name}): {exc}")
+            continue
+        exact, wrong = np.zeros(3, int), np.zeros(2, int)
+        for i in range(frames):
+            name, counts, cond = stress_case(i, seed)
+            cond = replace(cond, side_view=side_view)
+            render_seed = seed * 100003 + i
+            frame = render_tray(counts, seed=render_seed, conditions=cond)
+            empty_photo = render_empty_tray(seed=render_seed, conditions=cond).image
+            right, untold = with_and_without_empty(frame, empty_photo, cals[name], bases[name])
+            exact += right
+            wrong += untold
+        lines.append(f"  {side_view:<20} {' · '.join(str(v) for v in exact):>15} "
+                     f"{' · '.join(str(v) for v in wrong):>40}")
     return lines
 
 
@@ -473,6 +523,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="also count synthetic frames with the calibration of another tray (and their empty photos)")
     parser.add_argument("--coloured", action="store_true",
                         help="also count synthetic frames on trays of a saturated colour (cloth, felt), each calibrated on its own")
+    parser.add_argument("--perspective", action="store_true",
+                        help="also count synthetic frames with the cubes' sides in view, as a lens close under the tray sees them")
     args = parser.parse_args(argv)
     if args.frames < 1:
         parser.error("--frames must be at least 1")
@@ -516,6 +568,8 @@ def main(argv: list[str] | None = None) -> int:
         print("\n".join(surfaces_table(10, args.seed)))
     if args.coloured:
         print("\n".join(coloured_table(40, args.seed)))
+    if args.perspective:
+        print("\n".join(perspective_table(60, args.seed)))
     print(f"\n(exact: photos with every colour right; missed: objects miscounted in all; "
           f"ms/photo: median wall time of one count on one core; cpu ms: its CPU time; ms/MP: wall "
           f"time per megapixel; load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores)")
