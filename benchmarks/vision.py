@@ -63,7 +63,8 @@ from companion.vision.calibration import Calibration, Sample, calibrate
 from companion.vision.counting import TrayCount, count_cubes
 from companion.vision.errors import CalibrationError
 from companion.vision.imageio import read_image
-from companion.vision.synthetic import RenderedFrame, render_calibration_photo, render_empty_tray, render_tray
+from companion.vision.synthetic import (RenderConditions, RenderedFrame, render_calibration_photo, render_empty_tray,
+                                        render_tray)
 
 
 @dataclass
@@ -177,10 +178,12 @@ def calibrate_tray(name: str) -> Calibration:
     return calibrate(photo.image, samples, empty=empty.image, roi=tower.roi)
 
 
-def stress_frame(index: int, seed: int, trays: dict[str, Tray] = TRAYS):
-    """Frame ``index`` of the stress set (or of its conditions behind ``trays``): its tray's
-    name, the rendered frame and the photo of its empty tray under the same conditions."""
+def stress_frame(index: int, seed: int, trays: dict[str, Tray] = TRAYS, side_view: float = 0.0):
+    """Frame ``index`` of the stress set (or of its conditions behind ``trays``, or with the
+    cubes' sides in view: ``RenderConditions.side_view``): its tray's name, the rendered frame
+    and the photo of its empty tray under the same conditions."""
     name, counts, cond = stress_case(index, seed, trays)
+    cond = replace(cond, side_view=side_view)
     render_seed = seed * 100003 + index
     return (name, render_tray(counts, seed=render_seed, conditions=cond),
             render_empty_tray(seed=render_seed, conditions=cond).image)
@@ -432,6 +435,15 @@ def surfaces_table(frames: int, seed: int) -> list[str]:
     return lines
 
 
+def calibrated_on_its_photo(tower: RenderConditions) -> tuple[Calibration, BaselineModel]:
+    """The tower ``tower`` calibrated on its rendered calibration photo (samples, empty photo,
+    outline) as the stress set's trays are, and the baseline fitted on the same boxes. Raises
+    :class:`CalibrationError` as calibration does."""
+    photo, samples, empty = render_calibration_photo(tower)
+    return (calibrate(photo.image, samples, empty=empty.image, roi=tower.roi),
+            fit_baseline(photo.image, samples, tower.roi))
+
+
 def coloured_table(frames: int, seed: int) -> list[str]:
     """Per tray of a saturated colour (:data:`benchmarks.stress.COLOURED_TRAYS`), calibrated on
     its own calibration photo as the stress set's trays are: the frames counted exactly (ours
@@ -443,14 +455,11 @@ def coloured_table(frames: int, seed: int) -> list[str]:
              f"  {'tray':{width}} {'exact':>15} {'wrong without a flag (with · without)':>40}"]
     total, silent = np.zeros(3, int), np.zeros(2, int)
     for index, name in enumerate(COLOURED_TRAYS):
-        tower = tray_conditions(name, index, COLOURED_TRAYS)
-        photo, samples, empty = render_calibration_photo(tower)
         try:
-            calibration = calibrate(photo.image, samples, empty=empty.image, roi=tower.roi)
+            calibration, base = calibrated_on_its_photo(tray_conditions(name, index, COLOURED_TRAYS))
         except CalibrationError as exc:
             lines.append(f"  {name:{width}} calibration refused: {exc}")
             continue
-        base = fit_baseline(photo.image, samples, tower.roi)
         exact, wrong = np.zeros(3, int), np.zeros(2, int)
         for i in range(frames):
             _, frame, empty_photo = stress_frame(i * len(COLOURED_TRAYS) + index, seed, COLOURED_TRAYS)
@@ -482,20 +491,14 @@ def perspective_table(frames: int, seed: int, side_views: tuple[float, ...] = SI
         cals, bases = {}, {}
         try:
             for index, name in enumerate(TRAYS):
-                tower = replace(tray_conditions(name, index), side_view=side_view)
-                photo, samples, empty = render_calibration_photo(tower)
-                cals[name] = calibrate(photo.image, samples, empty=empty.image, roi=tower.roi)
-                bases[name] = fit_baseline(photo.image, samples, tower.roi)
+                cals[name], bases[name] = calibrated_on_its_photo(
+                    replace(tray_conditions(name, index), side_view=side_view))
         except CalibrationError as exc:
             lines.append(f"  {side_view:<20} calibration refused ({name}): {exc}")
             continue
         exact, wrong = np.zeros(3, int), np.zeros(2, int)
         for i in range(frames):
-            name, counts, cond = stress_case(i, seed)
-            cond = replace(cond, side_view=side_view)
-            render_seed = seed * 100003 + i
-            frame = render_tray(counts, seed=render_seed, conditions=cond)
-            empty_photo = render_empty_tray(seed=render_seed, conditions=cond).image
+            name, frame, empty_photo = stress_frame(i, seed, side_view=side_view)
             right, untold = with_and_without_empty(frame, empty_photo, cals[name], bases[name])
             exact += right
             wrong += untold

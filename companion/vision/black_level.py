@@ -63,7 +63,7 @@ class DarkLevels:
     colours: Mapping[int, float] = field(default_factory=dict)
 
 
-def _percentile(hist: np.ndarray, q: float) -> float:
+def histogram_percentile(hist: np.ndarray, q: float) -> float:
     """The ``q``-th percentile (0..100) of the values a 256-bin histogram counts."""
     cumulative = np.cumsum(hist)
     return float(np.searchsorted(cumulative, q / 100.0 * cumulative[-1], side="left"))
@@ -83,11 +83,11 @@ def dark_levels(small: np.ndarray, classes: np.ndarray, inside: np.ndarray | Non
     hist = np.bincount((kind * 256 + dark).ravel(), minlength=(_OUTSIDE + 1) * 256).reshape(_OUTSIDE + 1, 256)
     tray, objects = hist[BACKGROUND], hist[BACKGROUND + 1:_OUTSIDE].sum(axis=0)
     within = tray + objects
-    colours = {code: _percentile(hist[code], OBJECT_DARK_PERCENTILE) for code in range(1, UNKNOWN)
+    colours = {code: histogram_percentile(hist[code], OBJECT_DARK_PERCENTILE) for code in range(1, UNKNOWN)
                if hist[code].sum() >= MIN_OBJECT_PIXELS}
-    return DarkLevels(_percentile(objects, OBJECT_DARK_PERCENTILE) if objects.sum() >= MIN_OBJECT_PIXELS else None,
-                      _percentile(tray if tray.sum() else within, 50.0), _percentile(within, FLOOR_PERCENTILE),
-                      colours)
+    dark_end = histogram_percentile(objects, OBJECT_DARK_PERCENTILE) if objects.sum() >= MIN_OBJECT_PIXELS else None
+    return DarkLevels(dark_end, histogram_percentile(tray if tray.sum() else within, 50.0),
+                      histogram_percentile(within, FLOOR_PERCENTILE), colours)
 
 
 def lift_of(frame: DarkLevels, calibration: tuple[float, float],

@@ -28,10 +28,11 @@ import cv2
 import numpy as np
 
 from companion.vision import light
+from companion.vision.black_level import histogram_percentile
 from companion.vision.classify import (AMBIGUOUS, BACKGROUND, CHROMATIC, REJECT_DISTANCE, TRAY_SHADES, UNKNOWN,
                                        Reference, classify, lut_index, pixels_of, to_lab)
 
-UNCHANGED = 14  # grey levels (working resolution): a change since the empty photo this large is one, however noisy the photos
+UNCHANGED = 14  # grey levels (working resolution): a change since the empty photo this large is one, however noisy
 CHANGE_BOX = 3  # working pixels: the change since the empty photo is judged on means this wide…
 NOISE_BAR = 5  # … and is none below this many times the frame's typical change (+1), at most UNCHANGED
 LIGHT_ONLY = 1.2  # a shadow or reflection changes a pixel's channels by factors this close
@@ -246,7 +247,7 @@ def _unchanged(small: np.ndarray, empty_small: np.ndarray) -> np.ndarray:
     box = (CHANGE_BOX, CHANGE_BOX)
     change = _largest_channel(cv2.absdiff(cv2.blur(small, box), cv2.blur(empty_small, box)))
     sample = change[::2, ::2]  # a quarter of the pixels tell the median as well
-    median = int(np.searchsorted(np.cumsum(np.bincount(sample.ravel(), minlength=256)), (sample.size + 1) // 2))
+    median = histogram_percentile(np.bincount(sample.ravel(), minlength=256), 50.0)
     return change < min(UNCHANGED, NOISE_BAR * (median + 1))
 
 

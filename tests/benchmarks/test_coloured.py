@@ -5,10 +5,8 @@ import re
 import pytest
 
 from benchmarks.stress import COLOURED_TRAYS, tray_conditions
-from benchmarks.vision import coloured_table, stress_frame, told
-from companion.vision.calibration import calibrate
+from benchmarks.vision import calibrated_on_its_photo, coloured_table, stress_frame, told
 from companion.vision.counting import count_cubes
-from companion.vision.synthetic import render_calibration_photo
 
 
 def test_every_coloured_tray_is_counted_or_its_calibration_refused_with_a_sentence():
@@ -33,9 +31,7 @@ def test_every_coloured_tray_is_counted_or_its_calibration_refused_with_a_senten
 @pytest.fixture(scope="module")
 def green_felt():
     index = list(COLOURED_TRAYS).index("green felt")
-    tower = tray_conditions("green felt", index, COLOURED_TRAYS)
-    photo, samples, empty = render_calibration_photo(tower)
-    return index, calibrate(photo.image, samples, empty=empty.image, roi=tower.roi)
+    return index, calibrated_on_its_photo(tray_conditions("green felt", index, COLOURED_TRAYS))[0]
 
 
 @pytest.mark.parametrize("frame_index, lost", [(31, 3), (205, 1)])
