@@ -36,13 +36,14 @@ import numpy as np
 
 from companion.vision import light
 from companion.vision.black_level import dark_levels
-from companion.vision.classify import AMBIGUOUS, BACKGROUND, CLASS_NAMES, Reference, code_of, full_tables
+from companion.vision.classify import AMBIGUOUS, BACKGROUND, CLASS_NAMES, Reference, classify, code_of, full_tables
 from companion.vision.colors import CUBE_COLORS
 from companion.vision.errors import CalibrationError, ImageReadError, ImageSizeError
 from companion.vision.frontend import class_map
 from companion.vision.lit_faces import shows_a_side
 from companion.vision.samples import Box, Sample, box_text, core, is_round, sample_object, sample_reference
-from companion.vision.segment import N_CLASSES, find_blobs
+from companion.vision.perspective import MAX_REACH, MIN_OFF_CENTRE, band_of, drop_sides, side_reach, towards_centre
+from companion.vision.segment import N_CLASSES, Blobs, find_blobs
 from companion.vision.tray import colour_warnings, outline_mask, sample_area, tray_pixels, tray_references
 
 FORMAT = "immortals-tower-calibration"
@@ -92,6 +93,10 @@ class Calibration:
     # a witness of a frame's black level of its own (see black_level). Empty in files written
     # before it was kept: the objects as a whole are then the witness.
     dark_colours: dict[str, float] = field(default_factory=dict)
+    # How wide the cubes' sides a lens under the tray sees are at the picture's corner, in cube
+    # sides (see perspective); taken off every frame before counting. 0 in files written before
+    # it was kept, without an outline, and where the sample cubes showed no sides.
+    side_reach: float = 0.0
 
     @property
     def colors(self) -> tuple[str, ...]:
@@ -141,6 +146,7 @@ class Calibration:
             "dark": None if self.dark is None else [round(v, 2) for v in self.dark],
             "seen_from_side": self.seen_from_side,
             "dark_colours": {c: round(v, 2) for c, v in self.dark_colours.items()},
+            "side_reach": self.side_reach,
         }
 
 
@@ -258,10 +264,22 @@ def calibrate(image: np.ndarray, samples: Iterable[Sample], backgrounds: Iterabl
     warnings = colour_warnings(cube_refs, tray_refs)
     references = tuple(tray_refs) + tuple(cube_refs)
 
-    # One cube measured exactly as the counter will measure it.
+    # One cube measured exactly as the counter will measure it: on a fixed camera's class map
+    # without the cubes' sides the lens sees (see perspective), as every frame's will be.
     tables = full_tables(references)
     _, classes = class_map(small, references, tables, tray_bgr, tray_cells=cells)
     blobs = find_blobs(classes)
+    round_objects = is_round(masks)
+    reach = 0.0
+    if roi_points is not None and not round_objects:
+        reach, face, off_centre = _reach_of_sides(image, blobs, classes, samples, scale, tables[0])
+        if not off_centre:
+            warnings.append("Every sample cube lies near the middle of the picture, where the camera sees no "
+                            "cube's sides; put one or two near the tray's edge and calibrate again, so that "
+                            "the sides it sees there are not counted as cubes.")
+        if reach:
+            drop_sides(classes, towards_centre(classes.shape, (width, height), (0, 0), scale, reach * face))
+            blobs = find_blobs(classes)
     inside = None if roi_points is None else outline_mask(small.shape[:2], roi_points, scale)
     levels = dark_levels(small, classes, inside)
     dark = None if levels.objects is None else (levels.objects, levels.tray)
@@ -269,38 +287,77 @@ def calibrate(image: np.ndarray, samples: Iterable[Sample], backgrounds: Iterabl
     areas: dict[str, list[float]] = {}
     radii: dict[str, list[float]] = {}
     for s in samples:
-        x, y, w, h = (v // scale for v in s.box)
-        w, h = max(w, 1), max(h, 1)
-        inside = blobs.labels[y:y + h, x:x + w]
-        code = code_of(s.color)
-        candidates = np.unique(inside[inside > 0])
-        # A sample whose blob reaches well beyond its box touches its neighbours (a packed
-        # group of blocks): its own part is what lies in the box.
-        reaches = {lab: _reaches_out(blobs.stats[lab], x, y, w, h) for lab in candidates}
-        box_classes = classes[y:y + h, x:x + w]
-        counts = {lab: _box_histogram(box_classes, inside == lab) if reaches[lab] else blobs.histogram[lab]
-                  for lab in candidates}
-        best = max(candidates, key=lambda lab: counts[lab][code] + counts[lab][code + AMBIGUOUS], default=None)
-        mine = 0 if best is None else counts[best][code] + counts[best][code + AMBIGUOUS]
-        if best is None or mine < max(4, 0.3 * counts[best][1:].sum()):
-            raise CalibrationError(f"The {s.color} sample box {box_text(s.box)} holds no cube the "
-                                   f"counter recognises as {s.color}; is the box on the right cube?")
-        areas.setdefault(s.color, []).append(float(counts[best][1:].sum()) * scale * scale)
-        if reaches[best]:
-            radius = float(blobs.depth[y:y + h, x:x + w][inside == best].max())
+        best, reaches, counts, (x, y, w, h) = _own_blob(blobs, classes, s, scale)
+        areas.setdefault(s.color, []).append(float(counts[1:].sum()) * scale * scale)
+        if reaches:
+            radius = float(blobs.depth[y:y + h, x:x + w][blobs.labels[y:y + h, x:x + w] == best].max())
         else:
             radius = float(blobs.radius[best])
         radii.setdefault(s.color, []).append(radius * scale)
     cube_area = {c: float(np.median(a)) for c, a in areas.items()}
     cube_radius = {c: float(np.median(r)) for c, r in radii.items()}
     # Round objects are split at their waists; blocks seen from the side are counted by their
-    # faces lit alike (a sample showing a top and a side says the camera looks from the side).
-    round_objects = is_round(masks)
-    seen_from_side = not round_objects and any(
+    # faces lit alike (a sample showing a top and a side says the camera looks from the side,
+    # unless the sides are the ones a lens under the tray sees, towards the picture's centre).
+    seen_from_side = not round_objects and not reach and any(
         shows_a_side(image[y:y + h, x:x + w], mask) for (x, y, w, h), mask in zip((s.box for s in samples), masks))
     return Calibration((width, height), roi_points, scale, references, cube_area, cube_radius,
                        tray_bgr, cells, round_objects, samples, backgrounds, {}, tuple(warnings), dark,
-                       seen_from_side, dark_colours)
+                       seen_from_side, dark_colours, reach)
+
+
+def _own_blob(blobs: Blobs, classes: np.ndarray, sample: Sample, scale: int
+              ) -> tuple[int, bool, np.ndarray, Box]:
+    """The blob of ``sample``'s cube on the calibration's class map: its label, whether it
+    reaches beyond the box (it touches other cubes), its class histogram (within the box if it
+    reaches out) and the box in working pixels. :class:`CalibrationError` if none is the
+    sample's colour."""
+    x, y, w, h = (v // scale for v in sample.box)
+    w, h = max(w, 1), max(h, 1)
+    inside = blobs.labels[y:y + h, x:x + w]
+    code = code_of(sample.color)
+    candidates = np.unique(inside[inside > 0])
+    # A sample whose blob reaches well beyond its box touches its neighbours (a packed
+    # group of blocks): its own part is what lies in the box.
+    reaches = {lab: _reaches_out(blobs.stats[lab], x, y, w, h) for lab in candidates}
+    box_classes = classes[y:y + h, x:x + w]
+    counts = {lab: _box_histogram(box_classes, inside == lab) if reaches[lab] else blobs.histogram[lab]
+              for lab in candidates}
+    best = max(candidates, key=lambda lab: counts[lab][code] + counts[lab][code + AMBIGUOUS], default=None)
+    mine = 0 if best is None else counts[best][code] + counts[best][code + AMBIGUOUS]
+    if best is None or mine < max(4, 0.3 * counts[best][1:].sum()):
+        raise CalibrationError(f"The {sample.color} sample box {box_text(sample.box)} holds no cube the "
+                               f"counter recognises as {sample.color}; is the box on the right cube?")
+    return int(best), bool(reaches[best]), counts[best], (x, y, w, h)
+
+
+def _reach_of_sides(image: np.ndarray, blobs: Blobs, classes: np.ndarray, samples: Sequence[Sample],
+                    scale: int, full_lut: np.ndarray) -> tuple[float, float, bool]:
+    """How wide the sides a lens under the tray sees are at the picture's corner, in cube sides
+    (:func:`~companion.vision.perspective.side_reach`), a cube face's side in working pixels,
+    and whether a sample cube lying alone was far enough from the centre to tell (0, 0, False
+    with none alone). Measured in camera pixels: at a corner the band is a few working pixels
+    wide, and a working pixel's rounding would be a third of it."""
+    height, width = image.shape[:2]
+    centre, half = (width / 2.0, height / 2.0), math.hypot(width, height) / 2.0
+    bands = []
+    for s in samples:
+        best, reaches, _, _ = _own_blob(blobs, classes, s, scale)
+        if reaches:
+            continue
+        bx, by, bw, bh = (int(v) for v in blobs.stats[best, :4])
+        x0, y0 = max(0, (bx - 1) * scale), max(0, (by - 1) * scale)
+        x1, y1 = min(width, (bx + bw + 1) * scale), min(height, (by + bh + 1) * scale)
+        objects = (classify(image[y0:y1, x0:x1], full_lut) != BACKGROUND).view(np.uint8)
+        n, labels, stats, _ = cv2.connectedComponentsWithStats(objects, connectivity=8)
+        if n < 2:
+            continue
+        largest = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
+        bands.append(band_of(labels == largest, (x0, y0), centre, half))
+    if not bands:
+        return 0.0, 0.0, False
+    return (side_reach(bands), float(np.median([b[1] for b in bands])) / scale,
+            any(b[2] >= MIN_OFF_CENTRE for b in bands))
 
 
 def _reaches_out(stats: np.ndarray, x: int, y: int, w: int, h: int) -> bool:
@@ -391,6 +448,7 @@ def calibration_from_dict(data: object, name: str = "The calibration") -> Calibr
         dark = data.get("dark")
         dark = None if dark is None else tuple(float(v) for v in dark)
         dark_colours = {str(c): float(v) for c, v in data.get("dark_colours", {}).items()}
+        side_reach = float(data.get("side_reach", 0.0))
     except (KeyError, TypeError, ValueError) as exc:
         if isinstance(exc, CalibrationError):
             raise
@@ -403,6 +461,8 @@ def calibration_from_dict(data: object, name: str = "The calibration") -> Calibr
         raise bad("the dark levels need two numbers from 0 to 255")
     if any(c not in CUBE_COLORS or not (math.isfinite(v) and 0 <= v <= 255) for c, v in dark_colours.items()):
         raise bad("the dark levels of the colours need a cube colour and a number from 0 to 255 each")
+    if not (math.isfinite(side_reach) and 0 <= side_reach <= MAX_REACH):
+        raise bad(f"the width of the cubes' sides must be a number from 0 to {MAX_REACH:g}")
     if cells is not None:
         if cells.ndim != 3 or cells.shape[2] != 3 or cells.size == 0 or not np.all(np.isfinite(cells)) \
                 or cells.min() < 0 or cells.max() > 255:
@@ -426,7 +486,7 @@ def calibration_from_dict(data: object, name: str = "The calibration") -> Calibr
         raise bad(f"the tray outline is wrong ({exc})") from None
     return Calibration((w, h), roi_points, scale, references, areas, radii, tray_bgr, cells,
                        round_objects, samples, backgrounds, camera, warnings, dark, seen_from_side,
-                       dark_colours)
+                       dark_colours, side_reach)
 
 
 def _reference_from(d, bad) -> Reference:

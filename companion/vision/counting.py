@@ -101,6 +101,7 @@ from companion.vision.faces import burnt_face_table, burnt_pixels, face_table, f
 from companion.vision.frontend import NO_HUE, PLAIN, class_map
 from companion.vision.lit_faces import FACE_AREA, lightness_edges, lit_faces
 from companion.vision.naming import NO_SUCH_COLOUR, SAME_HUE, colour_doubts, name_by_margin, shade_of_its_colour
+from companion.vision.perspective import drop_sides, towards_centre
 from companion.vision.placing import cube_centres, place_objects
 from companion.vision.segment import N_CLASSES, Blobs, class_sums, cores, find_blobs
 from companion.vision.sizing import COMPACT, FrameSize, Shapes, farther_than_foreseen, size_factor
@@ -115,6 +116,8 @@ PEAK_DEPTHS = (0.5, 0.6, 0.7, 0.8, 0.9, 1.0)  # round objects: cores counted at 
 ROUND_SLACK = 0.75  # round objects: area may exceed the waists' count by this much and not add one
 ONE_COLOUR = 0.8  # share of a blob's colour votes for one colour that makes it one-coloured
 SOLID = 0.5  # of a cube's radius: a region that survives opening with a disc this wide is solid, no rim
+BRIDGE = 0.5  # cube sides: sides this wide between two cubes of a pile add half a cube to its area, and the count rounds up
+SIDES_AGAIN = 0.1  # a frame's cubes this much larger or smaller than at calibration: their sides taken off again
 
 
 @dataclass(frozen=True)
@@ -179,6 +182,10 @@ class _Geometry:
     colour_refs: tuple  # (code, mean, inverse covariance, shades) of every cube reference
     tray_cells: np.ndarray | None  # the calibration's tray over the crop, on the light grid
     alike: tuple[tuple[int, int], ...]  # pairs of colour codes the calibration warns look alike
+    # Where each working pixel's point one band of sides nearer the picture's centre lies (see
+    # perspective); None where the calibration saw no sides.
+    towards_centre: tuple[np.ndarray, np.ndarray] | None = None
+    side_reach: float = 0.0  # the sides' width at the picture's corner, working pixels
 
 
 _GEOMETRY: "weakref.WeakKeyDictionary[Calibration, dict]" = weakref.WeakKeyDictionary()
@@ -250,7 +257,9 @@ def _geometry(cal: Calibration, width: int, height: int, zoom: float = 1.0) -> _
         step = scale * light.CELL
         cells = cal.tray_cells[y0 // step:y1 // step, x0 // step:x1 // step]
     alike = tuple(sorted({(min(a.code, b.code), max(a.code, b.code)) for a, b in look_alike(cubes)}))
-    geo = _Geometry(scale, (x0, y0, x1, y1), unit_area, unit_radius, roi_mask, refs, cells, alike)
+    reach = cal.side_reach * math.sqrt(unit_area) if roi_mask is not None else 0.0
+    sides = towards_centre(roi_mask.shape, (width, height), (x0, y0), scale, reach) if reach else None
+    geo = _Geometry(scale, (x0, y0, x1, y1), unit_area, unit_radius, roi_mask, refs, cells, alike, sides, reach)
     per_cal[(width, height, zoom)] = geo
     return geo
 
@@ -325,9 +334,16 @@ def count_cubes(image: np.ndarray, calibration: Calibration,
     image = check_image(image)
     empty = check_empty(empty, image, "the tray photo")
     geo = _geometry(calibration, image.shape[1], image.shape[0])
-    relit, classes, burnt = _read_frame(image, empty, calibration, geo)
+    relit, classes, read, burnt = _read_frame(image, empty, calibration, geo)
     found = _read_blobs(geo, classes, relit)
     shapes, (factor, guessed, measured) = _frame_size(geo, found, classes)
+    if read is not None and abs(factor - 1.0) > SIDES_AGAIN:
+        # Cubes of another size than at calibration show sides as much wider: taken off again
+        # at this frame's size (the first size, read with sides left on or faces cut, is off).
+        classes = _without_sides(geo, read, relit, towards_centre(
+            geo.roi_mask.shape, image.shape[1::-1], geo.crop[:2], geo.scale, geo.side_reach * factor))
+        found = _read_blobs(geo, classes, relit)
+        shapes, (factor, guessed, measured) = _frame_size(geo, found, classes)
     zoom = 1.0
     if not measured and geo.roi_mask is None:
         # Nothing could size the frame, its objects all smaller than a vote allows: a free
@@ -337,7 +353,7 @@ def count_cubes(image: np.ndarray, calibration: Calibration,
         if far is not None:
             zoom = far
             geo = _geometry(calibration, image.shape[1], image.shape[0], zoom)
-            relit, classes, burnt = _read_frame(image, empty, calibration, geo)
+            relit, classes, read, burnt = _read_frame(image, empty, calibration, geo)
             found = _read_blobs(geo, classes, relit)
             shapes, (factor, _, _) = _frame_size(geo, found, classes)
             guessed = True  # the calibration's size did not hold: every count rests on this frame's guess
@@ -354,7 +370,9 @@ def count_cubes(image: np.ndarray, calibration: Calibration,
         counted = _by_lit_faces(geo, image, classes, found, counted, unit)
     cubes, doubts = _report(geo, found, counted, crumbs, waists, unit, guessed, classes,
                             None if taken is None else taken.colours(found.blobs, relit))
-    _say_faces(geo, classes, relit, burnt, face_cells, unit, factor, empty is None, found.unknown_boxes, doubts)
+    # The cubes' sides the lens sees are not tray that looks like a face: judged as read.
+    _say_faces(geo, classes if read is None else read, relit, burnt, face_cells, unit, factor, empty is None,
+               found.unknown_boxes, doubts)
     counts: dict[str, int] = {}
     sure: dict[str, float] = {}
     for c in cubes:
@@ -379,12 +397,14 @@ def _frame_size(geo: _Geometry, found: "_BlobReading", classes: np.ndarray) -> t
 
 
 def _read_frame(image: np.ndarray, empty: np.ndarray | None, calibration: Calibration,
-                geo: _Geometry) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+                geo: _Geometry) -> tuple[np.ndarray, np.ndarray, np.ndarray | None, np.ndarray]:
     """Stage 1: the crop at working resolution relit to the calibration light, its class
     map — blacks lifted since calibration taken off (haze, see
-    :mod:`~companion.vision.black_level`), and pieces of no colour named by their mean colour
-    where it is a colour by margin (:func:`~companion.vision.naming.name_by_margin`) — and
-    where the camera's sensor was at its ceiling (:func:`~companion.vision.faces.burnt_pixels`)."""
+    :mod:`~companion.vision.black_level`), the cubes' sides the lens sees taken off (see
+    :mod:`~companion.vision.perspective`), and pieces of no colour named by their mean colour
+    where it is a colour by margin (:func:`~companion.vision.naming.name_by_margin`) — the
+    class map as read before the sides were taken off (None when there were none to take),
+    and where the camera's sensor was at its ceiling (:func:`~companion.vision.faces.burnt_pixels`)."""
     x0, y0, x1, y1 = geo.crop
     small = light.shrink(image[y0:y1, x0:x1], geo.scale)
     burnt = burnt_pixels(small)
@@ -399,8 +419,19 @@ def _read_frame(image: np.ndarray, empty: np.ndarray | None, calibration: Calibr
         empty_small = None if empty_small is None else remove_lift(empty_small, lift)
         relit, classes = class_map(small, calibration.references, calibration.tables, calibration.tray_bgr,
                                    empty_small, geo.tray_cells)
+    if geo.towards_centre is None:
+        name_by_margin(geo.colour_refs, geo.unit_area, classes, relit)
+        return relit, classes, None, burnt
+    return relit, _without_sides(geo, classes, relit, geo.towards_centre), classes, burnt
+
+
+def _without_sides(geo: _Geometry, read: np.ndarray, relit: np.ndarray,
+                   maps: tuple[np.ndarray, np.ndarray]) -> np.ndarray:
+    """A copy of the class map ``read`` with the cubes' sides taken off along ``maps`` (see
+    :mod:`~companion.vision.perspective`) and pieces of no colour named by margin."""
+    classes = drop_sides(read.copy(), maps)
     name_by_margin(geo.colour_refs, geo.unit_area, classes, relit)
-    return relit, classes, burnt
+    return classes
 
 
 @dataclass
@@ -593,6 +624,16 @@ def _faces_taken(geo: _Geometry, classes: np.ndarray, relit: np.ndarray, burnt: 
     return _Taken(out, pixels)
 
 
+def _sides_at(geo: _Geometry, x: float, y: float) -> float:
+    """How wide the cubes' sides the lens sees are at working pixel (x, y), working pixels
+    (at the calibration's cube size; 0 where none were seen)."""
+    if geo.towards_centre is None:
+        return 0.0
+    h, w = geo.towards_centre[0].shape
+    col, row = min(max(int(x), 0), w - 1), min(max(int(y), 0), h - 1)
+    return float(math.hypot(geo.towards_centre[0][row, col] - col, geo.towards_centre[1][row, col] - row))
+
+
 def _camera_point(geo: _Geometry, x: float, y: float) -> tuple[float, float]:
     """A point of the working image in camera pixels."""
     return x * geo.scale + geo.crop[0], y * geo.scale + geo.crop[1]
@@ -651,9 +692,11 @@ def _report(geo: _Geometry, found: _BlobReading, counted: list, crumbs: list[tup
                 doubts.append((round(max(0.05, base), 3), Doubt(
                     CUBE_COLORS[c], 0, "size", "1", *_camera_point(geo, cx + 0.5, cy + 0.5), bbox)))
         # Without an outline the photo may be taken from the side: a pile's area leaves out
-        # what its front hides, so a count its cores do not show rests on a guess too.
+        # what its front hides, so a count its cores do not show rests on a guess too. So
+        # does one where the lens sees wide sides: between two cubes, a side is read as cube.
         by_area = not by_shape and n > waists[label]
-        if abs(ratio - n) > SIZE_DOUBT or guessed or (geo.roi_mask is None and by_area):
+        guess = geo.roi_mask is None or _sides_at(geo, bx + bw / 2, by + bh / 2) >= BRIDGE * math.sqrt(unit)
+        if abs(ratio - n) > SIZE_DOUBT or guessed or (guess and by_area):
             alt = n + 1 if ratio >= n else n - 1
             main = CUBE_COLORS[int(np.argmax(seats))]
             doubts.append((round(max(0.05, base), 3),
