@@ -42,6 +42,7 @@ from companion.vision.calibration import Calibration, calibrate, load_calibratio
 from companion.vision.classify import BACKGROUND
 from companion.vision.colors import CUBE_COLORS
 from companion.vision.errors import CalibrationError
+from companion.vision.perspective import MIN_OFF_CENTRE, off_centre
 from companion.vision.samples import Box, Found, Sample, centred_box, cube_in_box, object_at
 from companion.vision.tray import like_tray, look_alike
 
@@ -101,7 +102,7 @@ class SetupCheck:
     samples: tuple[Sample, ...]
     found: dict[str, int]
     unknown: int
-    warnings: tuple[dict[str, Any], ...]  # {"kind": "alike"|"like_tray"|"not_found", "colors": [...]}
+    warnings: tuple[dict[str, Any], ...]  # {"kind": "alike"|"like_tray"|"not_found"|"sides_unmeasured", "colors": [...]}
     annotated: np.ndarray
 
     def to_json(self) -> dict[str, Any]:
@@ -244,7 +245,9 @@ def check_setup(image: np.ndarray, setup: Setup) -> SetupCheck:
 
 def _warnings(calibration: Calibration) -> list[dict[str, Any]]:
     """Colours close to each other or to the tray under this light (the thresholds of
-    :func:`companion.vision.tray.colour_warnings`), as data the tablet words itself."""
+    :func:`companion.vision.tray.colour_warnings`), and every sample too near the middle to
+    measure the cubes' sides (:mod:`companion.vision.perspective`), as data the tablet words
+    itself."""
     cubes = [r for r in calibration.references if r.code != BACKGROUND]
     tray = [r for r in calibration.references if r.code == BACKGROUND]
     out: list[dict[str, Any]] = []
@@ -256,6 +259,11 @@ def _warnings(calibration: Calibration) -> list[dict[str, Any]]:
             out.append({"kind": "alike", "colors": list(pair)})
     hidden = sorted({a.name for a in like_tray(cubes, tray)}, key=CUBE_COLORS.index)
     out += [{"kind": "like_tray", "colors": [c]} for c in hidden]
+    # Every tap near the middle: the sides the lens sees near the edge were not measured.
+    if calibration.roi is not None and not calibration.round_objects and not calibration.side_reach and not any(
+            off_centre(x + w / 2, y + h / 2, calibration.image_size) >= MIN_OFF_CENTRE
+            for x, y, w, h in (s.box for s in calibration.samples)):
+        out.append({"kind": "sides_unmeasured", "colors": []})
     return out
 
 

@@ -20,7 +20,8 @@ from companion.hw.calibration_store import (
     sample_at,
 )
 from companion.vision.calibration import load_calibration
-from companion.vision.synthetic import RenderConditions, render_tray
+from companion.vision.perspective import MIN_OFF_CENTRE, off_centre
+from companion.vision.synthetic import RenderConditions, render_calibration_photo, render_tray
 
 ROI = [list(p) for p in RenderConditions().roi]
 SIZE = (1280, 960)
@@ -109,6 +110,16 @@ def test_the_check_counts_the_photo_back_and_names_a_cube_it_does_not_find(tray)
     result = check_setup(image, parse_setup(body(where, outline=outline), SIZE))
     assert {"kind": "not_found", "colors": ["green"], "x": gx, "y": gy} in result.warnings
     assert "green" not in result.found
+
+
+def test_taps_all_near_the_middle_are_told_to_leave_the_sides_near_the_edge_unmeasured():
+    photo, samples, _ = render_calibration_photo(RenderConditions())  # a row across the middle
+    centres = {s.color: (s.box[0] + s.box[2] // 2, s.box[1] + s.box[3] // 2) for s in samples}
+    middle = {c: p for c, p in centres.items() if off_centre(*p, SIZE) < MIN_OFF_CENTRE}
+    assert 1 <= len(middle) < len(centres)
+    told = {"kind": "sides_unmeasured", "colors": []}
+    assert told in check_setup(photo.image, parse_setup(body(middle), SIZE)).warnings
+    assert told not in check_setup(photo.image, parse_setup(body(centres), SIZE)).warnings
 
 
 def test_two_colours_tapped_on_one_cube_are_refused(tray):

@@ -202,6 +202,7 @@ function warningText(w) {
   if (w.kind === "alike") return t("camera_warn_alike", { a, b });
   if (w.kind === "like_tray") return t("camera_warn_like_tray", { a });
   if (w.kind === "not_found") return t("camera_warn_not_found", { a });
+  if (w.kind === "sides_unmeasured") return t("camera_warn_sides_unmeasured");
   return w.kind;
 }
 
