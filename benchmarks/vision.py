@@ -477,31 +477,42 @@ def coloured_table(frames: int, seed: int) -> list[str]:
 SIDE_VIEWS = (0.0, 0.3, 0.6, 1.0)  # cube sides seen at the picture's corner (RenderConditions.side_view)
 
 
+def perspective_counts(frames: int, seed: int, side_view: float) -> tuple[np.ndarray, np.ndarray]:
+    """The stress set's first ``frames`` frames with the cubes' sides in view ``side_view``
+    cube sides wide at the picture's corner, each tray calibrated on its calibration photo
+    taken the same way: frames exact (ours with the frame's empty photo, ours without it, the
+    baseline) and ours wrong with nothing flagged (with, without). Raises
+    :class:`CalibrationError` naming the tray whose calibration was refused."""
+    cals, bases = {}, {}
+    for index, name in enumerate(TRAYS):
+        try:
+            cals[name], bases[name] = calibrated_on_its_photo(replace(tray_conditions(name, index), side_view=side_view))
+        except CalibrationError as exc:
+            raise CalibrationError(f"({name}): {exc}") from None
+    exact, wrong = np.zeros(3, int), np.zeros(2, int)
+    for i in range(frames):
+        name, frame, empty_photo = stress_frame(i, seed, side_view=side_view)
+        right, untold = with_and_without_empty(frame, empty_photo, cals[name], bases[name])
+        exact += right
+        wrong += untold
+    return exact, wrong
+
+
 def perspective_table(frames: int, seed: int, side_views: tuple[float, ...] = SIDE_VIEWS) -> list[str]:
     """The stress set's first ``frames`` frames with the cubes' sides in view, as a lens close
-    under the tray sees them (:data:`SIDE_VIEWS`): per width, each tray calibrated on its
-    calibration photo taken the same way, the frames counted exactly (ours with the frame's
-    empty photo · ours without it · the baseline) and ours wrong with nothing flagged; or the
-    sentence that refused a calibration."""
+    under the tray sees them (:data:`SIDE_VIEWS`, :func:`perspective_counts`): per width, the
+    frames counted exactly (ours with the frame's empty photo · ours without it · the baseline)
+    and ours wrong with nothing flagged; or the sentence that refused a calibration."""
     lines = [f"\nsynthetic: the cubes' sides in view, as a lens close under the tray sees them (the stress set's "
              f"first {frames} frames; width of the sides at the picture's corner, in cube sides; exact: ours with the "
              "frame's empty photo · ours without it · baseline)",
              f"  {'sides at the corner':20} {'exact':>15} {'wrong without a flag (with · without)':>40}"]
     for side_view in side_views:
-        cals, bases = {}, {}
         try:
-            for index, name in enumerate(TRAYS):
-                cals[name], bases[name] = calibrated_on_its_photo(
-                    replace(tray_conditions(name, index), side_view=side_view))
+            exact, wrong = perspective_counts(frames, seed, side_view)
         except CalibrationError as exc:
-            lines.append(f"  {side_view:<20} calibration refused ({name}): {exc}")
+            lines.append(f"  {side_view:<20} calibration refused {exc}")
             continue
-        exact, wrong = np.zeros(3, int), np.zeros(2, int)
-        for i in range(frames):
-            name, frame, empty_photo = stress_frame(i, seed, side_view=side_view)
-            right, untold = with_and_without_empty(frame, empty_photo, cals[name], bases[name])
-            exact += right
-            wrong += untold
         lines.append(f"  {side_view:<20} {' · '.join(str(v) for v in exact):>15} "
                      f"{' · '.join(str(v) for v in wrong):>40}")
     return lines

@@ -1,8 +1,15 @@
 """The bench's table of the cubes' sides in view (``--perspective``)."""
 
+import math
 import re
+from dataclasses import replace
 
-from benchmarks.vision import SIDE_VIEWS, perspective_table
+import pytest
+
+from benchmarks.stress import TRAYS, stress_case, tray_conditions
+from benchmarks.vision import SIDE_VIEWS, calibrated_on_its_photo, perspective_table, stress_frame
+from companion.vision import counting
+from companion.vision.counting import count_cubes
 
 
 def test_each_width_of_the_sides_is_counted_ours_beside_the_baseline_or_refused_with_a_sentence():
@@ -20,3 +27,49 @@ def test_each_width_of_the_sides_is_counted_ours_beside_the_baseline_or_refused_
         # Wrong with nothing flagged is among the frames not exact.
         assert wrong_with <= 2 - exact_with and wrong_without <= 2 - exact_without
     assert SIDE_VIEWS[0] == 0.0 and list(SIDE_VIEWS) == sorted(SIDE_VIEWS)
+
+
+@pytest.fixture(scope="module")
+def towers():
+    """Each stress tray calibrated with the cubes' sides 0.6 and 1.0 cube wide at the corner."""
+    return {side_view: {name: calibrated_on_its_photo(replace(tray_conditions(name, index), side_view=side_view))[0]
+                        for index, name in enumerate(TRAYS)} for side_view in (0.6, 1.0)}
+
+
+def _count(towers, side_view: float, index: int, **changes):
+    name, frame, empty = stress_frame(index, 2026, side_view=side_view)
+    calibration = replace(towers[side_view][name], **changes)
+    return frame, count_cubes(frame.image, calibration, empty)
+
+
+@pytest.mark.parametrize("index", [7, 10])
+def test_frames_whose_sides_read_as_cubes_are_exact_with_the_sides_taken_off(towers, index):
+    frame, result = _count(towers, 0.6, index)
+    truth = {c: n for c, n in frame.counts.items() if n}
+    assert towers[0.6][stress_case(index, 2026)[0]].side_reach > 0.4
+    assert result.counts == truth
+    _, forgot = _count(towers, 0.6, index, side_reach=0.0)
+    assert forgot.counts != truth
+
+
+def test_cubes_larger_than_at_calibration_lose_sides_as_wide_as_theirs(towers, monkeypatch):
+    """Frame 36: the camera 30 % nearer than at calibration, 18 black cubes; the sides taken
+    off at the calibration's cube size leave a rim on every cube, the frame's size comes out
+    too large and a pile of five counts four."""
+    frame, result = _count(towers, 1.0, 36)
+    assert result.size_factor > 1.2
+    assert result.counts == {c: n for c, n in frame.counts.items() if n}
+    monkeypatch.setattr(counting, "SIDES_AGAIN", math.inf)
+    _, once = _count(towers, 1.0, 36)
+    assert once.counts["black"] == 17
+
+
+def test_a_pile_where_wide_sides_may_join_two_cubes_is_doubted(towers, monkeypatch):
+    """Frame 43: two black cubes near a corner, 0.6 cube of sides between them on a dark
+    tray: the count rests on the area, and says so."""
+    frame, result = _count(towers, 1.0, 43)
+    truth = {c: n for c, n in frame.counts.items() if n}
+    assert result.counts == truth or any(d.color == "black" for d in result.doubtful)
+    monkeypatch.setattr(counting, "BRIDGE", math.inf)
+    _, unsaid = _count(towers, 1.0, 43)
+    assert unsaid.counts["black"] == truth["black"] + 1 and not any(d.color == "black" for d in unsaid.doubtful)
