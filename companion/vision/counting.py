@@ -410,7 +410,7 @@ def _read_frame(image: np.ndarray, empty: np.ndarray | None, calibration: Calibr
     burnt = burnt_pixels(small)
     empty_small = None if empty is None else light.shrink(empty[y0:y1, x0:x1], geo.scale)
     relit, classes = class_map(small, calibration.references, calibration.tables, calibration.tray_bgr,
-                               empty_small, geo.tray_cells)
+                               empty_small, geo.tray_cells, geo.towards_centre)
     lift = 0.0
     if calibration.dark is not None:  # haze: blacks lifted since calibration (see black_level)
         lift = lift_of(dark_levels(small, classes, geo.roi_mask), calibration.dark, calibration.dark_codes)
@@ -418,7 +418,7 @@ def _read_frame(image: np.ndarray, empty: np.ndarray | None, calibration: Calibr
         small = remove_lift(small, lift)
         empty_small = None if empty_small is None else remove_lift(empty_small, lift)
         relit, classes = class_map(small, calibration.references, calibration.tables, calibration.tray_bgr,
-                                   empty_small, geo.tray_cells)
+                                   empty_small, geo.tray_cells, geo.towards_centre)
     if geo.towards_centre is None:
         name_by_margin(geo.colour_refs, geo.unit_area, classes, relit)
         return relit, classes, None, burnt

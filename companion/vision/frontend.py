@@ -31,6 +31,7 @@ from companion.vision import light
 from companion.vision.black_level import histogram_percentile
 from companion.vision.classify import (AMBIGUOUS, BACKGROUND, CHROMATIC, REJECT_DISTANCE, TRAY_SHADES, UNKNOWN,
                                        Reference, classify, lut_index, pixels_of, to_lab)
+from companion.vision.perspective import drop_sides
 
 UNCHANGED = 14  # grey levels (working resolution): a change since the empty photo this large is one, however noisy
 CHANGE_BOX = 3  # working pixels: the change since the empty photo is judged on means this wide…
@@ -51,12 +52,15 @@ SURFACE_SHADES = (1.0, TRAY_SHADES[1])  # a look as photographed, in no deeper s
 
 def class_map(small: np.ndarray, references: Sequence[Reference], tables: tuple[np.ndarray, np.ndarray],
               tray_bgr: Sequence[float], empty_small: np.ndarray | None = None,
-              tray_cells: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+              tray_cells: np.ndarray | None = None,
+              sides: tuple[np.ndarray, np.ndarray] | None = None) -> tuple[np.ndarray, np.ndarray]:
     """The frame relit to the calibration light, and its H×W uint8 class map (see :func:`classify`).
 
     ``tables`` is :func:`~companion.vision.classify.full_tables` of ``references``;
     ``empty_small`` the empty tray at the same resolution, taken under the same light;
-    ``tray_cells`` the calibration's tray on the same cell grid (see :func:`light.gain_field`).
+    ``tray_cells`` the calibration's tray on the same cell grid (see :func:`light.gain_field`);
+    ``sides`` where the cubes' sides the lens sees lie (:func:`perspective.towards_centre`'s
+    maps): left out when a reading's unnamed pixels are counted (they stay in the map).
     """
     full_lut, ref_index = tables
     field = light.gain_field(small, references, ref_index, tray_bgr, empty_small, tray_cells)
@@ -64,8 +68,8 @@ def class_map(small: np.ndarray, references: Sequence[Reference], tables: tuple[
     classes = _classes(relit, small, full_lut, empty_small)
     plain = _plain_codes(references)
     coloured = _coloured_plain(classes, small, plain)
-    unnamed = _unnamed(classes, coloured)
-    bar = _tray_light_doubt(unnamed / max(1, np.count_nonzero(classes != BACKGROUND)), relit, classes, references)
+    unnamed, objects = _unnamed(classes, coloured, sides)
+    bar = _tray_light_doubt(unnamed / max(1, objects), relit, classes, references)
     if bar is not None:
         # Where the objects are, the tray's reading still tells: its light makes the new
         # surface look like the calibrated one. With the empty photo that is sure (what
@@ -75,7 +79,7 @@ def class_map(small: np.ndarray, references: Sequence[Reference], tables: tuple[
         if empty_small is None:
             surface = _surface_by_its_looks(small, relit, surface, references, ref_index)
         relit, classes, coloured = _by_the_cubes(small, references, full_lut, empty_small, plain, surface,
-                                                 (unnamed, relit, classes, coloured), bar)
+                                                 (unnamed, relit, classes, coloured), bar, sides)
     # Whichever reading stands, a pixel it names black that the photo shows clearly coloured
     # is no black cube: unknown, for the table to look at, never counted.
     classes[coloured] = UNKNOWN
@@ -138,17 +142,27 @@ def _coloured_plain(classes: np.ndarray, small: np.ndarray, plain: tuple[int, ..
     return ys[coloured], xs[coloured]
 
 
-def _unnamed(classes: np.ndarray, coloured: _Positions) -> int:
+def _unnamed(classes: np.ndarray, coloured: _Positions,
+             sides: tuple[np.ndarray, np.ndarray] | None = None) -> tuple[int, int]:
     """Pixels the reading ``classes`` leaves without a colour, and those it names black
     against what the photo shows (``coloured``, see :func:`_coloured_plain`): a light
-    correction that darkened every cube to black is as wrong as one that left them no colour."""
-    return int(np.count_nonzero(classes == UNKNOWN)) + len(coloured[0])
+    correction that darkened every cube to black is as wrong as one that left them no colour.
+    And the objects' pixels. Without the cubes' sides the lens sees (``sides``, see
+    :mod:`~companion.vision.perspective`): darker than any light their colour was calibrated
+    under, they are mostly of no colour, and counted they doubted a right light (wide sides,
+    1 cube at the corner: lone yellow cubes read as unknown, relit by a wrong chart)."""
+    if sides is not None:
+        classes = drop_sides(classes.copy(), sides)
+        ys, xs = coloured
+        kept = classes[ys, xs] != BACKGROUND
+        coloured = (ys[kept], xs[kept])
+    return int(np.count_nonzero(classes == UNKNOWN)) + len(coloured[0]), int(np.count_nonzero(classes))
 
 
 def _by_the_cubes(small: np.ndarray, references: Sequence[Reference], full_lut: np.ndarray,
                   empty_small: np.ndarray | None, plain: tuple[int, ...], surface: np.ndarray,
-                  tray_reading: tuple[int, np.ndarray, np.ndarray, _Positions], bar: float
-                  ) -> tuple[np.ndarray, np.ndarray, _Positions]:
+                  tray_reading: tuple[int, np.ndarray, np.ndarray, _Positions], bar: float,
+                  sides: tuple[np.ndarray, np.ndarray] | None = None) -> tuple[np.ndarray, np.ndarray, _Positions]:
     """The frame's objects (everything but ``surface``) read under the frame's own light, then
     under the light its cubes imply (the gain that brings each named colour to its reference,
     :data:`CHART_ROUNDS` times): the reading that leaves the fewest pixels unnamed, if it
@@ -162,7 +176,7 @@ def _by_the_cubes(small: np.ndarray, references: Sequence[Reference], full_lut: 
         classes = _classes(relit, small, full_lut, empty_small)
         classes[surface] = BACKGROUND
         coloured = _coloured_plain(classes, small, plain)
-        unnamed = _unnamed(classes, coloured)
+        unnamed, _ = _unnamed(classes, coloured, sides)
         if unnamed < min(best[0], bar * unnamed_by_the_tray):
             best = (unnamed, relit, classes, coloured)
         gain = light.chart_gain(small, classes, references) if round_ < CHART_ROUNDS else None

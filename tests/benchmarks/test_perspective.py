@@ -8,7 +8,7 @@ import pytest
 
 from benchmarks.stress import TRAYS, stress_case, tray_conditions
 from benchmarks.vision import SIDE_VIEWS, calibrated_on_its_photo, perspective_table, stress_frame
-from companion.vision import counting
+from companion.vision import counting, frontend
 from companion.vision.counting import count_cubes
 
 
@@ -73,3 +73,16 @@ def test_a_pile_where_wide_sides_may_join_two_cubes_is_doubted(towers, monkeypat
     monkeypatch.setattr(counting, "BRIDGE", math.inf)
     _, unsaid = _count(towers, 1.0, 43)
     assert unsaid.counts["black"] == truth["black"] + 1 and not any(d.color == "black" for d in unsaid.doubtful)
+
+
+def test_lone_cubes_with_wide_sides_keep_their_colour(monkeypatch):
+    """Seed 7's frame 105 at 1.0 (the wood tray, dim light, the empty photo): its sides, of no
+    colour, once made most of the objects unnamed, the class map doubted the tray's right light
+    and relit the frame by a wrong chart, and 11 yellow and 2 purple cubes read as unknown."""
+    name, frame, empty = stress_frame(105, 7, side_view=1.0)
+    calibration = calibrated_on_its_photo(replace(tray_conditions(name, list(TRAYS).index(name)), side_view=1.0))[0]
+    result = count_cubes(frame.image, calibration, empty)
+    assert result.counts == {c: n for c, n in frame.counts.items() if n} and result.unknown == frame.unknown
+    weighed_with_sides = frontend._unnamed
+    monkeypatch.setattr(frontend, "_unnamed", lambda classes, coloured, sides=None: weighed_with_sides(classes, coloured))
+    assert count_cubes(frame.image, calibration, empty).unknown > 10

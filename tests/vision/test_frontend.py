@@ -31,7 +31,7 @@ def test_black_on_a_coloured_pixel_counts_as_unnamed():
                         [BLACK, BLACK + AMBIGUOUS, RED]], np.uint8)
     coloured = _coloured_plain(classes, small, (BLACK,))
     assert sorted(zip(*(v.tolist() for v in coloured))) == [(1, 0), (1, 1)]  # (row, column)
-    assert _unnamed(classes, coloured) == 3  # the unknown pixel and the two coloured "blacks"
+    assert _unnamed(classes, coloured) == (3, 6)  # the unknown pixel and the two coloured "blacks"; 6 objects
     assert len(_coloured_plain(classes, small, ())[0]) == 0  # no colour without hue: nothing to judge
     assert len(_coloured_plain(np.zeros_like(classes), small, (BLACK,))[0]) == 0  # nothing named black
 

@@ -8,7 +8,8 @@ import numpy as np
 import pytest
 
 from companion.vision.calibration import calibrate, calibration_from_dict
-from companion.vision.classify import BACKGROUND
+from companion.vision import frontend
+from companion.vision.classify import BACKGROUND, UNKNOWN
 from companion.vision.counting import count_cubes
 from companion.vision.errors import CalibrationError
 from companion.vision.perspective import (MAX_REACH, MIN_OFF_CENTRE, MIN_REACH, band_of, drop_sides, side_reach,
@@ -183,3 +184,22 @@ def test_samples_all_near_the_middle_cannot_tell_the_sides_and_say_so(towers):
     assert any("near the tray's edge" in w for w in calibration.warnings)
     spread = calibrate(photo.image, samples, empty=empty.image, roi=towers[0.6].roi)
     assert not any("near the tray's edge" in w for w in spread.warnings)
+
+
+def test_sides_of_no_colour_do_not_count_against_the_trays_light():
+    """A side darker than any light its colour was calibrated under reads as no colour; when
+    the class map weighs whether the tray's light holds (most of the objects unnamed: doubt it),
+    the sides are left out."""
+    reach, side = 1.0, 30.0
+    classes = np.zeros(SIZE[::-1], np.uint8)
+    for x, y in [(60, 60), (580, 420), (60, 420)]:
+        _cube(classes, x, y, side, 20, reach, code=UNKNOWN)  # the sides: no colour
+        _cube(classes, x, y, side, 20, 0.0, code=3)  # the faces: yellow
+    no_positions = (np.array([], int), np.array([], int))
+    unnamed, objects = frontend._unnamed(classes, no_positions)
+    assert unnamed > 0.5 * (objects - unnamed)  # as read: the sides are a third of the objects
+    maps = towards_centre(classes.shape, SIZE, (0, 0), 1, reach * side)
+    unnamed_without, objects_without = frontend._unnamed(classes, no_positions, maps)
+    # What is left of the sides is their outline's rounding around each face.
+    assert unnamed_without < 0.1 * objects_without and unnamed_without < unnamed / 4
+    assert objects_without == objects - unnamed + unnamed_without
