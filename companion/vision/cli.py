@@ -70,6 +70,9 @@ def run_calibrate(args: argparse.Namespace) -> int:
     print(f"Calibration written to {args.out}: colours {', '.join(cal.colors)}; cube about "
           f"{cal.cube_side:.0f} px wide (area per colour: {sizes}); {len(cal.references) - len(cal.colors)}"
           f" looks of the tray learned; working at 1/{cal.scale} resolution.")
+    if cal.side_reach:
+        print(f"The cubes' sides in view at the picture's corners: {cal.side_reach:.2f} of a cube wide "
+              "(see firmware_notes/optics.md); taken off every photo before counting.")
     for warning in cal.warnings:
         print(f"warning: {warning}")
     return 0

@@ -36,7 +36,8 @@ def test_calibrate_then_count_json(files, tmp_path, capsys):
     folder, _, _, truth = files
     cal = tmp_path / "cal.json"
     assert _calibrate(files, "--empty", str(folder / "empty.png"), "--out", str(cal)) == 0
-    assert "Calibration written" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert "Calibration written" in out and "sides in view" not in out  # the renderer's lens: no sides
     code = main(["vision", "count", str(folder / "tray0.png"), str(folder / "tray1.png"),
                  "--calibration", str(cal), "--json"])
     assert code == 0
@@ -116,3 +117,17 @@ def test_malformed_sample_is_a_usage_error(files, tmp_path, bad, capsys):
     with pytest.raises(SystemExit) as info:
         main(["vision", "calibrate", str(folder / "cal.png"), "--sample", bad, "--out", str(tmp_path / "c.json")])
     assert info.value.code == 2
+
+
+def test_calibrate_says_how_wide_the_cubes_sides_are_at_the_corners(tmp_path, capsys):
+    tower = RenderConditions(side_view=0.6)
+    frame, samples, empty = render_calibration_photo(tower)
+    cv2.imwrite(str(tmp_path / "cal.png"), frame.image)
+    sample_args = [a for s in samples for a in ("--sample", f"{s.color}={','.join(map(str, s.box))}")]
+    roi = ",".join(f"{x},{y}" for x, y in frame.roi)
+    assert main(["vision", "calibrate", str(tmp_path / "cal.png"), *sample_args, "--roi", roi,
+                 "--out", str(tmp_path / "cal.json")]) == 0
+    out = capsys.readouterr().out
+    width = float(out.split("sides in view at the picture's corners: ")[1].split()[0])
+    assert 0.45 <= width <= 0.7
+    assert json.loads((tmp_path / "cal.json").read_text())["side_reach"] == pytest.approx(width, abs=0.005)
