@@ -269,25 +269,26 @@ def calibrate(image: np.ndarray, samples: Iterable[Sample], backgrounds: Iterabl
     tables = full_tables(references)
     _, classes = class_map(small, references, tables, tray_bgr, tray_cells=cells)
     blobs = find_blobs(classes)
+    own = [_own_blob(blobs, classes, s, scale) for s in samples]
     round_objects = is_round(masks)
     reach = 0.0
     if roi_points is not None and not round_objects:
-        reach, face, off_centre = _reach_of_sides(image, blobs, classes, samples, scale, tables[0])
-        if not off_centre:
+        reach, face, measured = _reach_of_sides(image, blobs, own, scale, tables[0])
+        if not measured:
             warnings.append("Every sample cube lies near the middle of the picture, where the camera sees no "
                             "cube's sides; put one or two near the tray's edge and calibrate again, so that "
                             "the sides it sees there are not counted as cubes.")
         if reach:
             drop_sides(classes, towards_centre(classes.shape, (width, height), (0, 0), scale, reach * face))
             blobs = find_blobs(classes)
+            own = [_own_blob(blobs, classes, s, scale) for s in samples]
     inside = None if roi_points is None else outline_mask(small.shape[:2], roi_points, scale)
     levels = dark_levels(small, classes, inside)
     dark = None if levels.objects is None else (levels.objects, levels.tray)
     dark_colours = {CLASS_NAMES[code]: level for code, level in levels.colours.items()}
     areas: dict[str, list[float]] = {}
     radii: dict[str, list[float]] = {}
-    for s in samples:
-        best, reaches, counts, (x, y, w, h) = _own_blob(blobs, classes, s, scale)
+    for s, (best, reaches, counts, (x, y, w, h)) in zip(samples, own):
         areas.setdefault(s.color, []).append(float(counts[1:].sum()) * scale * scale)
         if reaches:
             radius = float(blobs.depth[y:y + h, x:x + w][blobs.labels[y:y + h, x:x + w] == best].max())
@@ -331,18 +332,17 @@ def _own_blob(blobs: Blobs, classes: np.ndarray, sample: Sample, scale: int
     return int(best), bool(reaches[best]), counts[best], (x, y, w, h)
 
 
-def _reach_of_sides(image: np.ndarray, blobs: Blobs, classes: np.ndarray, samples: Sequence[Sample],
+def _reach_of_sides(image: np.ndarray, blobs: Blobs, own: Sequence[tuple[int, bool, np.ndarray, Box]],
                     scale: int, full_lut: np.ndarray) -> tuple[float, float, bool]:
     """How wide the sides a lens under the tray sees are at the picture's corner, in cube sides
     (:func:`~companion.vision.perspective.side_reach`), a cube face's side in working pixels,
     and whether a sample cube lying alone was far enough from the centre to tell (0, 0, False
-    with none alone). Measured in camera pixels: at a corner the band is a few working pixels
-    wide, and a working pixel's rounding would be a third of it."""
+    with none alone), from the samples' blobs (``own``, :func:`_own_blob`). Measured in camera
+    pixels: at a corner the band is a few working pixels wide, and a working pixel's rounding
+    would be a third of it."""
     height, width = image.shape[:2]
-    centre, half = (width / 2.0, height / 2.0), math.hypot(width, height) / 2.0
     bands = []
-    for s in samples:
-        best, reaches, _, _ = _own_blob(blobs, classes, s, scale)
+    for best, reaches, _, _ in own:
         if reaches:
             continue
         bx, by, bw, bh = (int(v) for v in blobs.stats[best, :4])
@@ -353,7 +353,7 @@ def _reach_of_sides(image: np.ndarray, blobs: Blobs, classes: np.ndarray, sample
         if n < 2:
             continue
         largest = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
-        bands.append(band_of(labels == largest, (x0, y0), centre, half))
+        bands.append(band_of(labels == largest, (x0, y0), (width, height)))
     if not bands:
         return 0.0, 0.0, False
     return (side_reach(bands), float(np.median([b[1] for b in bands])) / scale,

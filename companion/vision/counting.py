@@ -185,7 +185,6 @@ class _Geometry:
     # Where each working pixel's point one band of sides nearer the picture's centre lies (see
     # perspective); None where the calibration saw no sides.
     towards_centre: tuple[np.ndarray, np.ndarray] | None = None
-    side_reach: float = 0.0  # the sides' width at the picture's corner, working pixels
 
 
 _GEOMETRY: "weakref.WeakKeyDictionary[Calibration, dict]" = weakref.WeakKeyDictionary()
@@ -259,7 +258,7 @@ def _geometry(cal: Calibration, width: int, height: int, zoom: float = 1.0) -> _
     alike = tuple(sorted({(min(a.code, b.code), max(a.code, b.code)) for a, b in look_alike(cubes)}))
     reach = cal.side_reach * math.sqrt(unit_area) if roi_mask is not None else 0.0
     sides = towards_centre(roi_mask.shape, (width, height), (x0, y0), scale, reach) if reach else None
-    geo = _Geometry(scale, (x0, y0, x1, y1), unit_area, unit_radius, roi_mask, refs, cells, alike, sides, reach)
+    geo = _Geometry(scale, (x0, y0, x1, y1), unit_area, unit_radius, roi_mask, refs, cells, alike, sides)
     per_cal[(width, height, zoom)] = geo
     return geo
 
@@ -341,7 +340,8 @@ def count_cubes(image: np.ndarray, calibration: Calibration,
         # Cubes of another size than at calibration show sides as much wider: taken off again
         # at this frame's size (the first size, read with sides left on or faces cut, is off).
         classes = _without_sides(geo, read, relit, towards_centre(
-            geo.roi_mask.shape, image.shape[1::-1], geo.crop[:2], geo.scale, geo.side_reach * factor))
+            geo.roi_mask.shape, image.shape[1::-1], geo.crop[:2], geo.scale,
+            calibration.side_reach * math.sqrt(geo.unit_area) * factor))
         found = _read_blobs(geo, classes, relit)
         shapes, (factor, guessed, measured) = _frame_size(geo, found, classes)
     zoom = 1.0

@@ -39,25 +39,24 @@ MAX_REACH = 3.0  # cube sides at the corner: a lens seeing more of a cube's side
 __all__ = ["MAX_REACH", "MIN_OFF_CENTRE", "MIN_REACH", "band_of", "drop_sides", "off_centre", "side_reach", "towards_centre"]
 
 
-def band_of(mask: np.ndarray, origin: tuple[float, float], centre: tuple[float, float],
-            half_diagonal: float) -> tuple[float, float, float]:
+def band_of(mask: np.ndarray, origin: tuple[float, float], size: tuple[int, int]) -> tuple[float, float, float]:
     """One lone cube's band: its width and its face's side (pixels) and its distance from the
-    picture's ``centre`` over ``half_diagonal``, from ``mask`` (the cube's pixels, its top-left
-    corner at ``origin`` in the picture, at least one).
+    picture's centre (:func:`off_centre`), from ``mask`` (the cube's pixels, its top-left corner
+    at ``origin`` in a picture of ``size``, width and height; at least one pixel).
 
     A square turned any way is as wide along a direction as across it; a band along one
     direction adds its width there only. The band's width is the cube's extent towards the
     centre less its extent across, and the face is the area less the band's (width × across)."""
     ys, xs = np.nonzero(mask)
     points = np.stack([xs + origin[0], ys + origin[1]], axis=1).astype(np.float64)
-    towards = np.asarray(centre, np.float64) - points.mean(axis=0)
-    r = float(np.hypot(*towards)) / half_diagonal
+    mean_x, mean_y = points.mean(axis=0)
+    towards = np.array([size[0] / 2.0 - mean_x, size[1] / 2.0 - mean_y])
     u = towards / max(float(np.hypot(*towards)), 1e-9)
     along = float(np.ptp(points @ u)) + 1.0
     across = float(np.ptp(points @ np.array([-u[1], u[0]]))) + 1.0
     band = max(0.0, along - across)
     face = math.sqrt(max(len(points) - band * across, 0.5 * len(points)))
-    return band, face, r
+    return band, face, off_centre(mean_x, mean_y, size)
 
 
 def off_centre(x: float, y: float, size: tuple[int, int]) -> float:

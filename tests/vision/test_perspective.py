@@ -39,7 +39,7 @@ def test_a_lone_cubes_band_is_its_extent_towards_the_centre_less_its_extent_acro
     side, reach = 30.0, 0.8
     mask = np.zeros(SIZE[::-1], np.uint8)
     _cube(mask, x, y, side, angle, reach)
-    band, face, r = band_of(mask > 0, (0, 0), (SIZE[0] / 2, SIZE[1] / 2), HALF)
+    band, face, r = band_of(mask > 0, (0, 0), SIZE)
     true_r = math.hypot(SIZE[0] / 2 - x, SIZE[1] / 2 - y) / HALF
     # The centroid lies a little towards the centre of the face's; rounding to pixels: ±2 px.
     assert band == pytest.approx(reach * true_r * side, abs=2.0)
@@ -47,7 +47,7 @@ def test_a_lone_cubes_band_is_its_extent_towards_the_centre_less_its_extent_acro
     assert r == pytest.approx(true_r, abs=0.03)
     bare = np.zeros_like(mask)
     _cube(bare, x, y, side, angle, 0.0)
-    assert band_of(bare > 0, (0, 0), (SIZE[0] / 2, SIZE[1] / 2), HALF)[0] <= 1.0
+    assert band_of(bare > 0, (0, 0), SIZE)[0] <= 1.0
 
 
 def test_the_reach_is_the_slope_of_band_over_face_and_distance_from_cubes_off_centre():
