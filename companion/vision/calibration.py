@@ -28,7 +28,7 @@ import math
 import os
 import tempfile
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import cv2
@@ -40,6 +40,7 @@ from companion.vision.classify import AMBIGUOUS, BACKGROUND, CLASS_NAMES, Refere
 from companion.vision.colors import CUBE_COLORS
 from companion.vision.errors import CalibrationError, ImageReadError, ImageSizeError
 from companion.vision.frontend import class_map
+from companion.vision.lens import MAX_BARREL, barrel_of, straight_box, straight_points, straighten
 from companion.vision.lit_faces import shows_a_side
 from companion.vision.samples import Box, Sample, box_text, core, is_round, sample_object, sample_reference
 from companion.vision.perspective import MAX_REACH, MIN_OFF_CENTRE, band_of, drop_sides, side_reach, towards_centre
@@ -97,6 +98,11 @@ class Calibration:
     # sides (see perspective); taken off every frame before counting. 0 in files written before
     # it was kept, without an outline, and where the sample cubes showed no sides.
     side_reach: float = 0.0
+    # The lens's barrel distortion (see lens): every photo is straightened by it before
+    # anything else, and everything above but ``roi``, ``samples`` and ``backgrounds`` (the
+    # photo's own pixels, as tapped) is of the straight picture. 0 in files written before it
+    # was kept, without an outline, and where the samples showed a straight lens.
+    barrel: float = 0.0
 
     @property
     def colors(self) -> tuple[str, ...]:
@@ -147,6 +153,7 @@ class Calibration:
             "seen_from_side": self.seen_from_side,
             "dark_colours": {c: round(v, 2) for c, v in self.dark_colours.items()},
             "side_reach": self.side_reach,
+            "barrel": self.barrel,
         }
 
 
@@ -229,7 +236,32 @@ def calibrate(image: np.ndarray, samples: Iterable[Sample], backgrounds: Iterabl
     samples = tuple(Sample(s.color, _check_box(s.box, width, height, s.color)) for s in samples)
     backgrounds = tuple(_check_box(b, width, height, "background") for b in backgrounds)
     roi_points = _check_roi(roi, width, height)
+    calibration, faces = _learn(image, samples, backgrounds, empty, roi_points)
+    if roi_points is None:
+        return calibration
+    # A fixed camera's lens may draw the outer cubes smaller (see lens): learned from the
+    # samples' faces as measured (sides taken off), then everything learned again on the
+    # straight picture, as every frame will be counted on it.
+    size = (width, height)
+    k = barrel_of(faces, [(x + w / 2, y + h / 2) for x, y, w, h in (s.box for s in calibration.samples)], size)
+    if not k:
+        return calibration
+    straight, _ = _learn(straighten(image, k), tuple(Sample(s.color, straight_box(s.box, k, size)) for s in samples),
+                         tuple(straight_box(b, k, size) for b in backgrounds),
+                         None if empty is None else straighten(empty, k),
+                         _check_roi(straight_points(roi_points, k, size), width, height), 1.0 + k)
+    return replace(straight, roi=roi_points, backgrounds=backgrounds, barrel=k, samples=tuple(
+        Sample(s.color, straight_box(s.box, k, size, inverse=True)) for s in straight.samples))
 
+
+def _learn(image: np.ndarray, samples: tuple[Sample, ...], backgrounds: tuple[Box, ...],
+           empty: np.ndarray | None, roi_points, stretch: float = 1.0) -> tuple[Calibration, list[float]]:
+    """:func:`calibrate` on checked input, the photo taken as straight: the calibration and
+    each sample's face area (camera pixels, its sides taken off), in the order of its samples.
+    The working resolution is chosen for cubes ``stretch`` times as wide as the photo's (a
+    straight picture's are the lens's corner size: the photo's own scale keeps a count's
+    pixels, and its time, as through a straight lens)."""
+    height, width = image.shape[:2]
     # The cubes, at camera resolution: one reference per sample box, and their size.
     found = [sample_object(image, s) for s in samples]
     samples = tuple(s for s, _ in found)
@@ -239,7 +271,7 @@ def calibrate(image: np.ndarray, samples: Iterable[Sample], backgrounds: Iterabl
         x, y, w, h = s.box
         cube_refs.append(sample_reference(code_of(s.color), image[y:y + h, x:x + w][core(mask)]))
     side = math.sqrt(float(np.median([m.sum() for m in masks])))
-    scale = max(1, min(MAX_SCALE, int(side / WORKING_SIDE)))
+    scale = max(1, min(MAX_SCALE, int(side * stretch / WORKING_SIDE)))
 
     # The tray, at working resolution: everything else in the outline (and the empty photo).
     small = light.shrink(image, scale)
@@ -288,8 +320,10 @@ def calibrate(image: np.ndarray, samples: Iterable[Sample], backgrounds: Iterabl
     dark_colours = {CLASS_NAMES[code]: level for code, level in levels.colours.items()}
     areas: dict[str, list[float]] = {}
     radii: dict[str, list[float]] = {}
+    faces = []
     for s, (best, reaches, counts, (x, y, w, h)) in zip(samples, own):
-        areas.setdefault(s.color, []).append(float(counts[1:].sum()) * scale * scale)
+        faces.append(float(counts[1:].sum()) * scale * scale)
+        areas.setdefault(s.color, []).append(faces[-1])
         if reaches:
             radius = float(blobs.depth[y:y + h, x:x + w][blobs.labels[y:y + h, x:x + w] == best].max())
         else:
@@ -304,7 +338,7 @@ def calibrate(image: np.ndarray, samples: Iterable[Sample], backgrounds: Iterabl
         shows_a_side(image[y:y + h, x:x + w], mask) for (x, y, w, h), mask in zip((s.box for s in samples), masks))
     return Calibration((width, height), roi_points, scale, references, cube_area, cube_radius,
                        tray_bgr, cells, round_objects, samples, backgrounds, {}, tuple(warnings), dark,
-                       seen_from_side, dark_colours, reach)
+                       seen_from_side, dark_colours, reach), faces
 
 
 def _own_blob(blobs: Blobs, classes: np.ndarray, sample: Sample, scale: int
@@ -449,6 +483,7 @@ def calibration_from_dict(data: object, name: str = "The calibration") -> Calibr
         dark = None if dark is None else tuple(float(v) for v in dark)
         dark_colours = {str(c): float(v) for c, v in data.get("dark_colours", {}).items()}
         side_reach = float(data.get("side_reach", 0.0))
+        barrel = float(data.get("barrel", 0.0))
     except (KeyError, TypeError, ValueError) as exc:
         if isinstance(exc, CalibrationError):
             raise
@@ -463,6 +498,8 @@ def calibration_from_dict(data: object, name: str = "The calibration") -> Calibr
         raise bad("the dark levels of the colours need a cube colour and a number from 0 to 255 each")
     if not (math.isfinite(side_reach) and 0 <= side_reach <= MAX_REACH):
         raise bad(f"the width of the cubes' sides must be a number from 0 to {MAX_REACH:g}")
+    if not (math.isfinite(barrel) and 0 <= barrel <= MAX_BARREL):
+        raise bad(f"the lens's distortion must be a number from 0 to {MAX_BARREL:g}")
     if cells is not None:
         if cells.ndim != 3 or cells.shape[2] != 3 or cells.size == 0 or not np.all(np.isfinite(cells)) \
                 or cells.min() < 0 or cells.max() > 255:
@@ -486,7 +523,7 @@ def calibration_from_dict(data: object, name: str = "The calibration") -> Calibr
         raise bad(f"the tray outline is wrong ({exc})") from None
     return Calibration((w, h), roi_points, scale, references, areas, radii, tray_bgr, cells,
                        round_objects, samples, backgrounds, camera, warnings, dark, seen_from_side,
-                       dark_colours, side_reach)
+                       dark_colours, side_reach, barrel)
 
 
 def _reference_from(d, bad) -> Reference:

@@ -86,7 +86,8 @@ from __future__ import annotations
 import math
 import time
 import weakref
-from dataclasses import dataclass, field
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
 
 import cv2
 import numpy as np
@@ -99,6 +100,7 @@ from companion.vision.colors import CUBE_COLORS
 from companion.vision.errors import ImageSizeError
 from companion.vision.faces import burnt_face_table, burnt_pixels, face_table, faces_read_as_tray
 from companion.vision.frontend import NO_HUE, PLAIN, class_map
+from companion.vision.lens import picture_points, straight_box, straight_points, straighten
 from companion.vision.lit_faces import FACE_AREA, lightness_edges, lit_faces
 from companion.vision.naming import NO_SUCH_COLOUR, SAME_HUE, colour_doubts, name_by_margin, shade_of_its_colour
 from companion.vision.perspective import drop_sides, towards_centre
@@ -185,6 +187,10 @@ class _Geometry:
     # Where each working pixel's point one band of sides nearer the picture's centre lies (see
     # perspective); None where the calibration saw no sides.
     towards_centre: tuple[np.ndarray, np.ndarray] | None = None
+    # A lens that bends the picture (see lens): the camera pixels x0, y0, x1, y1 of the photo
+    # the crop's straight picture comes from, and where each working pixel of the crop lies in
+    # that part shrunk (the maps cv2.remap takes); None for a straight lens.
+    lens: tuple[tuple[int, int, int, int], np.ndarray, np.ndarray] | None = None
 
 
 _GEOMETRY: "weakref.WeakKeyDictionary[Calibration, dict]" = weakref.WeakKeyDictionary()
@@ -217,6 +223,8 @@ def _geometry(cal: Calibration, width: int, height: int, zoom: float = 1.0) -> _
     if geo is not None:
         return geo
     cal_w, cal_h = cal.image_size
+    # The outline as it lies in the straight picture (see lens), where every count is made.
+    outline = None if cal.roi is None else straight_points(cal.roi, cal.barrel, cal.image_size)
     if cal.roi is None:  # no outline to place: any photo, the long sides compared
         factor = max(width, height) / max(cal_w, cal_h)
     elif abs(width / cal_w - height / cal_h) > 0.02 * width / cal_w:
@@ -227,13 +235,13 @@ def _geometry(cal: Calibration, width: int, height: int, zoom: float = 1.0) -> _
         factor = width / cal_w
     size = factor * zoom  # one cube in this photo over one in the calibration photo
     side = cal.cube_side * size
-    scale = cal.scale if size == 1 else max(1, min(6, int(side / WORKING_SIDE)))
+    scale = cal.scale if size == 1 else max(1, min(6, int(side * (1 + cal.barrel) / WORKING_SIDE)))
     # All cubes are one size: the median over every sample is steadier than one sample's.
     unit_area = float(np.median([cal.cube_area[c] for c in cal.colors])) * size ** 2 / scale ** 2
     unit_radius = float(np.median([cal.cube_radius[c] for c in cal.colors])) * size / scale
     x0, y0, x1, y1 = 0, 0, width, height
     if cal.roi is not None:  # only the outline and a cube around it matter: less to compute
-        pts = np.array(cal.roi, np.float64) * factor
+        pts = outline * factor
         margin = int(math.ceil(side)) + 2
         x0 = max(0, int(pts[:, 0].min()) - margin) // scale * scale
         y0 = max(0, int(pts[:, 1].min()) - margin) // scale * scale
@@ -247,7 +255,7 @@ def _geometry(cal: Calibration, width: int, height: int, zoom: float = 1.0) -> _
     roi_mask = None
     if cal.roi is not None:
         roi_mask = np.zeros(((y1 - y0) // scale, (x1 - x0) // scale), np.uint8)
-        local = (np.array(cal.roi, np.float64) * factor - (x0, y0)) / scale
+        local = (outline * factor - (x0, y0)) / scale
         cv2.fillPoly(roi_mask, [np.round(local * 16).astype(np.int32)], 1, cv2.LINE_8, 4)
     cubes = [r for r in cal.references if r.code != BACKGROUND]
     refs = tuple((r.code, *r.metric(), r.shades) for r in cubes)
@@ -258,9 +266,42 @@ def _geometry(cal: Calibration, width: int, height: int, zoom: float = 1.0) -> _
     alike = tuple(sorted({(min(a.code, b.code), max(a.code, b.code)) for a, b in look_alike(cubes)}))
     reach = cal.side_reach * math.sqrt(unit_area) if roi_mask is not None else 0.0
     sides = towards_centre(roi_mask.shape, (width, height), (x0, y0), scale, reach) if reach else None
-    geo = _Geometry(scale, (x0, y0, x1, y1), unit_area, unit_radius, roi_mask, refs, cells, alike, sides)
+    lens = _lens_maps(cal.barrel, (width, height), (x0, y0, x1, y1), scale) if cal.barrel else None
+    geo = _Geometry(scale, (x0, y0, x1, y1), unit_area, unit_radius, roi_mask, refs, cells, alike, sides, lens)
     per_cal[(width, height, zoom)] = geo
     return geo
+
+
+def _lens_maps(k: float, size: tuple[int, int], crop: tuple[int, int, int, int], scale: int
+               ) -> tuple[tuple[int, int, int, int], np.ndarray, np.ndarray]:
+    """For a lens of barrel ``k`` (see lens) and the straight picture's ``crop`` (camera pixels of
+    a photo of ``size``) at 1/``scale``: the part of the photo it comes from (camera pixels, on
+    the working grid) and, for every working pixel of the crop, where it lies in that part
+    shrunk. Straightened at working resolution, a count pays a remap of a fifth of a megapixel,
+    not of the whole photo."""
+    x0, y0, x1, y1 = crop
+    h, w = (y1 - y0) // scale, (x1 - x0) // scale
+    centre = (scale - 1) / 2.0  # a working pixel's centre, in camera pixels from its corner
+    xs, ys = np.meshgrid(x0 + centre + scale * np.arange(w), y0 + centre + scale * np.arange(h))
+    seen = picture_points(np.stack([xs.ravel(), ys.ravel()], axis=1), k, size)
+    width, height = size
+    sx0, sy0 = (max(0, (int(v) - 2 * scale) // scale * scale) for v in seen.min(axis=0))
+    sx1, sy1 = (min(limit // scale * scale, -(-(int(v) + 2 * scale) // scale) * scale)
+                for v, limit in zip(seen.max(axis=0), size))
+    map_x = ((seen[:, 0] - sx0 - centre) / scale).reshape(h, w).astype(np.float32)
+    map_y = ((seen[:, 1] - sy0 - centre) / scale).reshape(h, w).astype(np.float32)
+    first, second = cv2.convertMaps(map_x, map_y, cv2.CV_16SC2)
+    return (sx0, sy0, sx1, sy1), first, second
+
+
+def _shrunk(image: np.ndarray, geo: _Geometry) -> np.ndarray:
+    """The crop of a photo at working resolution — of its straight picture, where the lens bends it."""
+    if geo.lens is None:
+        x0, y0, x1, y1 = geo.crop
+        return light.shrink(image[y0:y1, x0:x1], geo.scale)
+    (x0, y0, x1, y1), first, second = geo.lens
+    return cv2.remap(light.shrink(image[y0:y1, x0:x1], geo.scale), first, second, cv2.INTER_LINEAR,
+                     borderMode=cv2.BORDER_REPLICATE)
 
 
 def _align(lo: int, hi: int, step: int, limit: int) -> tuple[int, int]:
@@ -316,9 +357,12 @@ def count_cubes(image: np.ndarray, calibration: Calibration,
     light correction then comes from it, and nothing that was already there counts. Without
     it the light is read from the frame's own tray. Raises :class:`ImageReadError` /
     :class:`ImageSizeError` for unusable photos. Guarantees: counts are never negative, every
-    counted cube's centre lies in the tray outline, and every doubtful blob is listed.
+    counted cube's centre lies in the tray outline (its sides as straight as the tray's, where
+    a lens bends the picture: see :mod:`~companion.vision.lens`), every doubtful blob is listed,
+    and every position is in the photo's own pixels.
 
-    The stages, each a function below: :func:`_read_frame` (relight and classify),
+    The stages, each a function below — on the photo straightened first where the calibration
+    learned a lens that bends it (:func:`~companion.vision.lens.straighten`): :func:`_read_frame` (relight and classify),
     :func:`_read_blobs` (objects found, unknown ones set apart), the frame's cube size
     (:func:`~companion.vision.sizing.size_factor`), for blocks seen from the side
     :func:`_faces_taken` (faces read as tray taken for their block, the blobs read again),
@@ -367,7 +411,7 @@ def count_cubes(image: np.ndarray, calibration: Calibration,
             shapes = Shapes(found.blobs, geo.unit_radius)
     counted, crumbs, waists = _count_blobs(geo, found, shapes, factor, unit, calibration.round_objects, classes, relit)
     if calibration.seen_from_side:  # blocks by their faces lit alike, not their area
-        counted = _by_lit_faces(geo, image, classes, found, counted, unit)
+        counted = _by_lit_faces(geo, straighten(image, calibration.barrel), classes, found, counted, unit)
     cubes, doubts = _report(geo, found, counted, crumbs, waists, unit, guessed, classes,
                             None if taken is None else taken.colours(found.blobs, relit))
     # The cubes' sides the lens sees are not tray that looks like a face: judged as read.
@@ -379,9 +423,24 @@ def count_cubes(image: np.ndarray, calibration: Calibration,
         counts[c.color] = counts.get(c.color, 0) + 1
         sure[c.color] = min(sure.get(c.color, 1.0), c.confidence)
     doubtful = tuple(d for _, d in sorted(doubts, key=lambda item: item[0]))
+    unknown_boxes = tuple(found.unknown_boxes)
+    if calibration.barrel:  # where the photo itself shows them
+        cubes, unknown_boxes, doubtful = _in_photo(calibration.barrel, image.shape[1::-1], cubes, unknown_boxes,
+                                                   doubtful)
     ms = (time.perf_counter() - start) * 1000.0
-    return TrayCount(counts, tuple(cubes), len(found.unknown_boxes), ms, tuple(found.unknown_boxes),
-                     sure, doubtful, factor * zoom)
+    return TrayCount(counts, tuple(cubes), len(unknown_boxes), ms, unknown_boxes, sure, doubtful, factor * zoom)
+
+
+def _in_photo(k: float, size: tuple[int, int], cubes: Sequence[CubeDetection],
+              unknown_boxes: tuple[tuple[int, int, int, int], ...], doubtful: tuple[Doubt, ...]):
+    """The cubes, unknown boxes and doubts of a count on the straight picture, moved to where
+    the photo of ``size`` shows them (see lens)."""
+    def moved(item):
+        (x, y), = picture_points(np.array([(item.x, item.y)]), k, size)
+        return replace(item, x=float(x), y=float(y), bbox=straight_box(item.bbox, k, size, inverse=True))
+
+    return ([moved(c) for c in cubes], tuple(straight_box(b, k, size, inverse=True) for b in unknown_boxes),
+            tuple(moved(d) for d in doubtful))
 
 
 def _frame_size(geo: _Geometry, found: "_BlobReading", classes: np.ndarray) -> tuple[Shapes, FrameSize]:
@@ -405,10 +464,9 @@ def _read_frame(image: np.ndarray, empty: np.ndarray | None, calibration: Calibr
     where it is a colour by margin (:func:`~companion.vision.naming.name_by_margin`) — the
     class map as read before the sides were taken off (None when there were none to take),
     and where the camera's sensor was at its ceiling (:func:`~companion.vision.faces.burnt_pixels`)."""
-    x0, y0, x1, y1 = geo.crop
-    small = light.shrink(image[y0:y1, x0:x1], geo.scale)
+    small = _shrunk(image, geo)
     burnt = burnt_pixels(small)
-    empty_small = None if empty is None else light.shrink(empty[y0:y1, x0:x1], geo.scale)
+    empty_small = None if empty is None else _shrunk(empty, geo)
     relit, classes = class_map(small, calibration.references, calibration.tables, calibration.tray_bgr,
                                empty_small, geo.tray_cells, geo.towards_centre)
     lift = 0.0

@@ -5,12 +5,15 @@ touching clusters of one or several colours, cubes lying across the tray outline
 objects of no cube colour, on whatever lies behind the tray (plain, wood, two-tone or a busy
 textured scene: :mod:`companion.vision.scene`), and then applies what a real camera adds:
 uneven light, vignetting, a hard shadow, a light level and white balance of the moment, the
-ring light's reflections, scratches, blur, sensor noise and JPEG compression.
+ring light's reflections, a wide lens's view of the cubes' sides and its barrel distortion,
+scratches, blur, sensor noise and JPEG compression.
 
 Guarantees:
 - Same arguments → the same image, byte for byte (everything is drawn from ``seed``).
 - Ground truth follows the counting rule of the package: a cube counts when its centre lies
   inside the tray outline (ROI); ``RenderedFrame.counts`` holds exactly those cubes.
+- Positions (``TrueCube.x``, ``y``) are the distortion-free picture's; :func:`in_picture` says
+  where a lens with ``barrel`` draws them, and ``RenderedFrame.roi`` is the outline as drawn.
 - Cubes never overlap (a cube lying on another would be invisible from below, so the renderer
   does not produce that case); cubes of one cluster touch edge to edge.
 - The picture model is multiplicative, like a real scene: pixel = light(x, y) · white balance ·
@@ -82,6 +85,12 @@ class RenderConditions:
     # lens sees the corner, times floor distance / (floor distance + cube height): 0.6 to 1.0
     # for the set-ups of firmware_notes/optics.md (Camera Module 3 at 20 cm to its Wide at 11).
     side_view: float = 0.0
+    # A wide lens's barrel distortion: the picture's point at a distance r from its centre
+    # (r as a share of the half-diagonal) shows what a distortion-free lens would put at
+    # r · (1 + barrel · r²). 0: none. A cube at the corner then looks 1 / (1 + barrel) as wide
+    # across the radius and 1 / (1 + 3 · barrel) along it. The renderer's parameter, not a
+    # measurement of any lens.
+    barrel: float = 0.0
 
 
 @dataclass(frozen=True)
@@ -302,6 +311,8 @@ def _draw(pieces: list[_Piece], cond: RenderConditions, seed: int, noise_seed: i
     reflections = scene.reflection_layer(cond.size, cond.reflections, cond.tray_seed)
     if reflections is not None:  # the ring light's LEDs, mirrored: as bright as the light itself
         image += (reflections * (230.0 * cond.light))[:, :, None]
+    if cond.barrel > 0:
+        image = _barrel(image, cond)
     if cond.blur > 0:
         image = cv2.GaussianBlur(image, (0, 0), cond.blur)
     if cond.noise > 0:
@@ -310,6 +321,42 @@ def _draw(pieces: list[_Piece], cond: RenderConditions, seed: int, noise_seed: i
         ox, oy = int(rng.integers(64)), int(rng.integers(64))
         image = cv2.scaleAdd(bank[oy:oy + h, ox:ox + w], float(cond.noise), image)
     return scene.jpeg(np.clip(image, 0, 255).astype(np.uint8), cond.jpeg_quality)
+
+
+def _barrel(image: np.ndarray, cond: RenderConditions) -> np.ndarray:
+    """``image`` as a lens with ``cond.barrel`` distortion draws it (see RenderConditions)."""
+    w, h = cond.size
+    cx, cy, half = (w - 1) / 2.0, (h - 1) / 2.0, math.hypot(w, h) / 2.0
+    xs, ys = np.meshgrid(np.arange(w, dtype=np.float32) - cx, np.arange(h, dtype=np.float32) - cy)
+    grow = 1.0 + cond.barrel * (xs * xs + ys * ys) / (half * half)
+    return cv2.remap(image, xs * grow + cx, ys * grow + cy, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+
+
+def in_picture(x: float, y: float, cond: RenderConditions) -> tuple[float, float]:
+    """Where the lens of ``cond`` draws the point (``x``, ``y``) of a distortion-free picture."""
+    if cond.barrel <= 0:
+        return x, y
+    w, h = cond.size
+    cx, cy, half = (w - 1) / 2.0, (h - 1) / 2.0, math.hypot(w, h) / 2.0
+    true = math.hypot(x - cx, y - cy) / half
+    seen = true
+    for _ in range(30):  # Newton on seen · (1 + k seen²) = true
+        seen -= (seen * (1 + cond.barrel * seen * seen) - true) / (1 + 3 * cond.barrel * seen * seen)
+    shrink = 1.0 if true == 0 else seen / true
+    return cx + (x - cx) * shrink, cy + (y - cy) * shrink
+
+
+def picture_outline(cond: RenderConditions) -> tuple[tuple[int, int], ...]:
+    """The tray outline as the picture shows it: ``cond.roi``, or with a distorting lens each
+    side drawn as the curve it becomes (16 points a side)."""
+    if cond.barrel <= 0:
+        return cond.roi
+    points = []
+    for (x0, y0), (x1, y1) in zip(cond.roi, cond.roi[1:] + cond.roi[:1]):
+        for t in np.arange(16) / 16.0:
+            x, y = in_picture(x0 + (x1 - x0) * t, y0 + (y1 - y0) * t, cond)
+            points.append((int(round(x)), int(round(y))))
+    return tuple(points)
 
 
 def _frame(pieces, cond, image, moving=False) -> RenderedFrame:
@@ -321,7 +368,7 @@ def _frame(pieces, cond, image, moving=False) -> RenderedFrame:
         counts[c.color] = counts.get(c.color, 0) + 1
     return RenderedFrame(image=image, cubes=counted, others=tuple(c for c in cubes if not c.inside),
                          counts=counts, unknown=sum(p.color == "foreign" for p in pieces),
-                         roi=cond.roi, moving=moving)
+                         roi=picture_outline(cond), moving=moving)
 
 
 # ---------------------------------------------------------------- public API
@@ -383,7 +430,8 @@ def render_calibration_photo(conditions: RenderConditions | None = None):
     image = _draw(pieces, cond, 0, 11)
     empty = _draw([], cond, 0, 13)
     box = int(cond.cube_px * 1.6)
-    samples = [Sample(p.color, (int(p.x - box / 2), int(p.y - box / 2), box, box)) for p in pieces]
+    centres = [in_picture(p.x, p.y, cond) for p in pieces]
+    samples = [Sample(p.color, (int(x - box / 2), int(y - box / 2), box, box)) for p, (x, y) in zip(pieces, centres)]
     return _frame(pieces, cond, image), samples, _frame([], cond, empty)
 
 
@@ -392,7 +440,7 @@ def _calibration_for(cond: RenderConditions):
     from companion.vision.calibration import calibrate
 
     frame, samples, empty = render_calibration_photo(cond)
-    return calibrate(frame.image, samples, empty=empty.image, roi=cond.roi)
+    return calibrate(frame.image, samples, empty=empty.image, roi=frame.roi)
 
 
 def synthetic_calibration(conditions: RenderConditions | None = None):

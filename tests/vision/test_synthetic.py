@@ -123,3 +123,45 @@ def test_a_lens_close_under_the_tray_sees_the_cubes_sides_towards_the_centre():
         assert grey[1][y, x] == grey[0][y, x]
     assert np.array_equal(render_tray({"red": 16}, seed=11, conditions=replace(flat, side_view=0.0)).image,
                           plain.image)
+
+
+def test_a_wide_lens_bends_the_picture_towards_its_centre_and_says_where_things_lie():
+    """With ``barrel``, each cube is drawn where :func:`in_picture` says (its red face's
+    centroid within a pixel), nearer the centre the farther out it lies, and smaller: at the
+    corner by 1/(1+k) across the radius and 1/(1+3k) along it; the frame's outline is the bent
+    one (each side a curve bowed outwards), and the picture's centre does not move."""
+    from dataclasses import replace
+
+    import cv2
+
+    from companion.vision.synthetic import in_picture, picture_outline
+
+    flat = RenderConditions(noise=0.0, vignette=0.0, jpeg_quality=0, background=(0.7, 0.7, 0.7))
+    plain = render_tray({"red": 12}, seed=5, conditions=flat)
+    bent_conditions = replace(flat, barrel=0.2)
+    bent = render_tray({"red": 12}, seed=5, conditions=bent_conditions)
+    assert bent.cubes == plain.cubes and bent.counts == plain.counts  # the truth is the scene's
+    w, h = flat.size
+    half = math.hypot(w, h) / 2
+    red = ((bent.image[:, :, 2].astype(int) - bent.image[:, :, 1]) > 100).astype(np.uint8)
+    n, labels, stats, centroids = cv2.connectedComponentsWithStats(red)
+    assert n - 1 == 12
+    plain_red = ((plain.image[:, :, 2].astype(int) - plain.image[:, :, 1]) > 100)
+    for cube in plain.cubes:
+        x, y = in_picture(cube.x, cube.y, bent_conditions)
+        nearest = 1 + int(np.argmin(np.hypot(centroids[1:, 0] - x, centroids[1:, 1] - y)))
+        assert math.hypot(*(centroids[nearest] - (x, y))) < 1.0
+        far = math.hypot(cube.x - (w - 1) / 2, cube.y - (h - 1) / 2) / half
+        assert math.hypot(x - (w - 1) / 2, y - (h - 1) / 2) / half < far or far < 0.05
+        # smaller by the model's area factor at its distance from the centre (within 10 %: a
+        # smaller face has more of its rim below the threshold)
+        r = math.hypot(x - (w - 1) / 2, y - (h - 1) / 2) / half
+        expected = plain_red.sum() / 12 / ((1 + 0.2 * r * r) * (1 + 0.6 * r * r))
+        assert abs(stats[nearest, cv2.CC_STAT_AREA] - expected) < 0.1 * expected
+    assert in_picture(w / 2 - 0.5, h / 2 - 0.5, bent_conditions) == (w / 2 - 0.5, h / 2 - 0.5)
+    assert in_picture(100.0, 50.0, flat) == (100.0, 50.0)
+    outline = picture_outline(bent_conditions)
+    assert bent.roi == outline and plain.roi == flat.roi and len(outline) == 16 * len(flat.roi)
+    # a side's middle bows out beyond the line between its bent corners
+    (x0, y0), (x1, y1), (xm, ym) = outline[0], outline[16], outline[8]
+    assert ym < y0 + (y1 - y0) * (xm - x0) / (x1 - x0)  # the top side's middle lies higher
