@@ -72,7 +72,7 @@ test: install-test browser
 	$(PY) -m pytest
 
 bench: install
-	$(PY) -m benchmarks.vision --drift --boxes --calibrations --surfaces --coloured --perspective
+	$(PY) -m benchmarks.vision --drift --boxes --calibrations --surfaces --coloured --perspective --lens
 
 clean:
 	rm -rf $(VENV) .pytest_cache

@@ -3,7 +3,8 @@
 ``python -m benchmarks.sensitivity`` (``--frames N`` synthetic frames, default 60;
 ``--factors 0.8 1.25``; ``--only NAME …``; ``--drift NAME …`` to count the real sets under
 drifts too; ``--sides N`` to count the first N frames of the stress set with the cubes' sides in
-view, 0.6 and 1.0 cube at the corner, with the empty photo: ``vision --perspective``) prints, for each named constant of
+view, 0.6 and 1.0 cube at the corner, with the empty photo: ``vision --perspective``; ``--lens N``
+likewise through a lens that bends the picture, barrel 0.1 and 0.2: ``vision --lens``) prints, for each named constant of
 ``companion.vision`` (of a range or tuple, each element on its own: ``SHADES[0]``) and each
 factor, the photos exact on the synthetic stress set and on every
 real set in ``../shared/realsets``, beside the same sets at the shipped value, in one run. A
@@ -27,7 +28,7 @@ from contextlib import contextmanager
 from benchmarks.drift import DRIFTS
 from benchmarks.realsets import SETS
 from benchmarks.timing import pin_one_core
-from benchmarks.vision import _fitted, perspective_counts, run_realset, run_synthetic
+from benchmarks.vision import _fitted, lens_counts, run_realset, run_synthetic
 from companion.vision.errors import CalibrationError
 from companion.vision.classify import full_tables
 
@@ -118,9 +119,14 @@ CONSTANTS: tuple[tuple[str, str], ...] = (
     ("companion.vision.perspective", "MIN_REACH"),
     ("companion.vision.counting", "BRIDGE"),
     ("companion.vision.counting", "SIDES_AGAIN"),
+    # Added 2026-11-29: a lens that bends the picture. They act only where a calibration has an
+    # outline and samples spread from the centre: see --lens.
+    ("companion.vision.lens", "MIN_BARREL"),
+    ("companion.vision.lens", "MIN_SPREAD"),
 )
 
 SIDES = (0.6, 1.0)  # the widths of the sides --sides counts at (RenderConditions.side_view)
+BARRELS = (0.1, 0.2)  # the lenses --lens counts through (RenderConditions.barrel)
 
 
 def _scaled(value, factor: float):
@@ -161,18 +167,20 @@ def _drop_caches() -> None:
     _fitted.cache_clear()
 
 
-def exact_per_set(frames: int, drifts: Sequence[str] = (), sides: int = 0) -> list[str]:
+def exact_per_set(frames: int, drifts: Sequence[str] = (), sides: int = 0, lens: int = 0) -> list[str]:
     """Photos exact on the synthetic set (``frames`` frames) and on every present real set, as
     taken and then under each of ``drifts`` (names in :data:`~benchmarks.drift.DRIFTS`); with
-    ``sides``, that many frames with the cubes' sides in view (:data:`SIDES`), with the empty
+    ``sides``, that many frames with the cubes' sides in view (:data:`SIDES`), and with
+    ``lens`` that many through a lens that bends the picture (:data:`BARRELS`), with the empty
     photo, and how many of them were wrong with nothing flagged."""
     cells = []
-    for side_view in SIDES if sides else ():
-        try:
-            exact, wrong = perspective_counts(sides, 2026, side_view)
-            cells.append(f"{exact[0]}/{sides} ({wrong[0]} untold)")
-        except CalibrationError as exc:
-            cells.append(f"refused: {str(exc)[:30]}")
+    for count, what, values in ((sides, "side_view", SIDES), (lens, "barrel", BARRELS)):
+        for value in values if count else ():
+            try:
+                exact, wrong = lens_counts(count, 2026, **{what: value})
+                cells.append(f"{exact[0]}/{count} ({wrong[0]} untold)")
+            except CalibrationError as exc:
+                cells.append(f"refused: {str(exc)[:30]}")
     if frames:  # without and with the empty photo (only the tower has one)
         cells += [f"{ours.exact}/{ours.photos}" for ours in run_synthetic(frames, 2026, baseline=False)[:2]]
     for drift in (None, *drifts):
@@ -193,16 +201,19 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--only", nargs="*", help="constants to vary (default: all)")
     parser.add_argument("--sides", type=int, default=0,
                         help="also count this many frames with the cubes' sides in view (0.6 and 1.0 cube at the corner)")
+    parser.add_argument("--lens", type=int, default=0,
+                        help="also count this many frames through a lens that bends the picture (barrel 0.1 and 0.2)")
     parser.add_argument("--drift", nargs="*", default=[], choices=list(DRIFTS), metavar="DRIFT",
                         help="also count every real set under these drifts (names as in benchmarks/drift.py)")
     args = parser.parse_args(argv)
     pin_one_core()
     present = [s.name for s in SETS if s.present]
     heads = ([f"sides {v}, empty photo" for v in SIDES] if args.sides else []) + \
+        ([f"barrel {v}, empty photo" for v in BARRELS] if args.lens else []) + \
         (["synthetic", "synthetic, empty photo"] if args.frames else []) + present + [f"{n}, {d}"[:22] for d in args.drift for n in present]
     print("exact photos (objects miscounted); every set counted with the constant changed, others as shipped")
     print(f"  {'constant':34} " + "  ".join(f"{h:>22}" for h in heads))
-    print(f"  {'(as shipped)':34} " + "  ".join(f"{c:>22}" for c in exact_per_set(args.frames, args.drift, args.sides)), flush=True)
+    print(f"  {'(as shipped)':34} " + "  ".join(f"{c:>22}" for c in exact_per_set(args.frames, args.drift, args.sides, args.lens)), flush=True)
     for module, name in CONSTANTS:
         if args.only and name not in args.only:
             continue
@@ -211,7 +222,7 @@ def main(argv: list[str] | None = None) -> int:
                 with changed(module, name, factor, index) as value:
                     label = (f"{name} ×{factor:g} = {value:g}" if index is None
                              else f"{name}[{index}] ×{factor:g} = {value[index]:g}")
-                    print(f"  {label:34} " + "  ".join(f"{c:>22}" for c in exact_per_set(args.frames, args.drift, args.sides)),
+                    print(f"  {label:34} " + "  ".join(f"{c:>22}" for c in exact_per_set(args.frames, args.drift, args.sides, args.lens)),
                           flush=True)
     return 0
 

@@ -1,7 +1,7 @@
 """Vision benchmark: our counter beside a naive baseline, on the same photos, in one run.
 
     python -m benchmarks.vision [--frames 500] [--seed 2026] [--failures] [--skip-synthetic] [--drift] [--boxes]
-                                [--calibrations] [--surfaces] [--coloured] [--perspective]
+                                [--calibrations] [--surfaces] [--coloured] [--perspective] [--lens]
 
 Two sets, reported side by side:
 - the synthetic stress set (benchmarks/stress.py): six kinds of tray, light and white-balance
@@ -27,7 +27,10 @@ Two sets, reported side by side:
   calibrated on its own photo: a surface near a cube colour, which the six trays lack;
 - with ``--perspective``, the stress set's first frames with the cubes' sides in view, as a
   lens close under the tray sees them (0.3 to 1.0 cube sides at the picture's corner), the
-  trays calibrated on photos taken the same way.
+  trays calibrated on photos taken the same way;
+- with ``--lens``, the same frames bent by a wide lens's barrel distortion (a cube at the
+  picture's corner up to a sixth narrower across the radius and three eighths along it), the
+  trays calibrated on photos taken through the same lens.
 
 For each: photos counted exactly (every colour right), objects miscounted (sum over photos and
 colours of |counted − true|), median milliseconds per photo and per megapixel; on sets with a
@@ -178,12 +181,14 @@ def calibrate_tray(name: str) -> Calibration:
     return calibrate(photo.image, samples, empty=empty.image, roi=tower.roi)
 
 
-def stress_frame(index: int, seed: int, trays: dict[str, Tray] = TRAYS, side_view: float = 0.0):
+def stress_frame(index: int, seed: int, trays: dict[str, Tray] = TRAYS, side_view: float = 0.0,
+                 barrel: float = 0.0):
     """Frame ``index`` of the stress set (or of its conditions behind ``trays``, or with the
-    cubes' sides in view: ``RenderConditions.side_view``): its tray's name, the rendered frame
-    and the photo of its empty tray under the same conditions."""
+    cubes' sides in view: ``RenderConditions.side_view``, or through a lens with barrel
+    distortion: ``RenderConditions.barrel``): its tray's name, the rendered frame and the photo
+    of its empty tray under the same conditions."""
     name, counts, cond = stress_case(index, seed, trays)
-    cond = replace(cond, side_view=side_view)
+    cond = replace(cond, side_view=side_view, barrel=barrel)
     render_seed = seed * 100003 + index
     return (name, render_tray(counts, seed=render_seed, conditions=cond),
             render_empty_tray(seed=render_seed, conditions=cond).image)
@@ -440,8 +445,8 @@ def calibrated_on_its_photo(tower: RenderConditions) -> tuple[Calibration, Basel
     outline) as the stress set's trays are, and the baseline fitted on the same boxes. Raises
     :class:`CalibrationError` as calibration does."""
     photo, samples, empty = render_calibration_photo(tower)
-    return (calibrate(photo.image, samples, empty=empty.image, roi=tower.roi),
-            fit_baseline(photo.image, samples, tower.roi))
+    return (calibrate(photo.image, samples, empty=empty.image, roi=photo.roi),
+            fit_baseline(photo.image, samples, photo.roi))
 
 
 def coloured_table(frames: int, seed: int) -> list[str]:
@@ -475,47 +480,66 @@ def coloured_table(frames: int, seed: int) -> list[str]:
 
 
 SIDE_VIEWS = (0.0, 0.3, 0.6, 1.0)  # cube sides seen at the picture's corner (RenderConditions.side_view)
+BARRELS = (0.0, 0.05, 0.1, 0.2)  # barrel distortion (RenderConditions.barrel)
 
 
-def perspective_counts(frames: int, seed: int, side_view: float) -> tuple[np.ndarray, np.ndarray]:
-    """The stress set's first ``frames`` frames with the cubes' sides in view ``side_view``
-    cube sides wide at the picture's corner, each tray calibrated on its calibration photo
-    taken the same way: frames exact (ours with the frame's empty photo, ours without it, the
-    baseline) and ours wrong with nothing flagged (with, without). Raises
-    :class:`CalibrationError` naming the tray whose calibration was refused."""
+def lens_counts(frames: int, seed: int, side_view: float = 0.0, barrel: float = 0.0) -> tuple[np.ndarray, np.ndarray]:
+    """The stress set's first ``frames`` frames as a lens close under the tray takes them — the
+    cubes' sides in view ``side_view`` cube sides wide at the picture's corner, the picture
+    bent by ``barrel`` distortion (:class:`RenderConditions`) — each tray calibrated on its
+    calibration photo taken the same way: frames exact (ours with the frame's empty photo,
+    ours without it, the baseline) and ours wrong with nothing flagged (with, without).
+    Raises :class:`CalibrationError` naming the tray whose calibration was refused."""
     cals, bases = {}, {}
     for index, name in enumerate(TRAYS):
+        tower = replace(tray_conditions(name, index), side_view=side_view, barrel=barrel)
         try:
-            cals[name], bases[name] = calibrated_on_its_photo(replace(tray_conditions(name, index), side_view=side_view))
+            cals[name], bases[name] = calibrated_on_its_photo(tower)
         except CalibrationError as exc:
             raise CalibrationError(f"({name}): {exc}") from None
     exact, wrong = np.zeros(3, int), np.zeros(2, int)
     for i in range(frames):
-        name, frame, empty_photo = stress_frame(i, seed, side_view=side_view)
+        name, frame, empty_photo = stress_frame(i, seed, side_view=side_view, barrel=barrel)
         right, untold = with_and_without_empty(frame, empty_photo, cals[name], bases[name])
         exact += right
         wrong += untold
     return exact, wrong
 
 
-def perspective_table(frames: int, seed: int, side_views: tuple[float, ...] = SIDE_VIEWS) -> list[str]:
-    """The stress set's first ``frames`` frames with the cubes' sides in view, as a lens close
-    under the tray sees them (:data:`SIDE_VIEWS`, :func:`perspective_counts`): per width, the
-    frames counted exactly (ours with the frame's empty photo · ours without it · the baseline)
-    and ours wrong with nothing flagged; or the sentence that refused a calibration."""
-    lines = [f"\nsynthetic: the cubes' sides in view, as a lens close under the tray sees them (the stress set's "
-             f"first {frames} frames; width of the sides at the picture's corner, in cube sides; exact: ours with the "
+def lens_table(title: str, unit: str, column: str, frames: int, seed: int, values: tuple[float, ...],
+               what: str) -> list[str]:
+    """Per value of the lens's ``what`` (``"side_view"`` or ``"barrel"``, :func:`lens_counts`)
+    the stress set's first ``frames`` frames counted exactly (ours with the frame's empty photo
+    · ours without it · the baseline) and ours wrong with nothing flagged; or the sentence that
+    refused a calibration."""
+    lines = [f"\nsynthetic: {title} (the stress set's first {frames} frames; {unit}; exact: ours with the "
              "frame's empty photo · ours without it · baseline)",
-             f"  {'sides at the corner':20} {'exact':>15} {'wrong without a flag (with · without)':>40}"]
-    for side_view in side_views:
+             f"  {column:20} {'exact':>15} {'wrong without a flag (with · without)':>40}"]
+    for value in values:
         try:
-            exact, wrong = perspective_counts(frames, seed, side_view)
+            exact, wrong = lens_counts(frames, seed, **{what: value})
         except CalibrationError as exc:
-            lines.append(f"  {side_view:<20} calibration refused {exc}")
+            lines.append(f"  {value:<20} calibration refused {exc}")
             continue
-        lines.append(f"  {side_view:<20} {' · '.join(str(v) for v in exact):>15} "
+        lines.append(f"  {value:<20} {' · '.join(str(v) for v in exact):>15} "
                      f"{' · '.join(str(v) for v in wrong):>40}")
     return lines
+
+
+def perspective_table(frames: int, seed: int, side_views: tuple[float, ...] = SIDE_VIEWS) -> list[str]:
+    """The cubes' sides in view, as a lens close under the tray sees them (:data:`SIDE_VIEWS`
+    cube sides at the picture's corner; :func:`lens_table`)."""
+    return lens_table("the cubes' sides in view, as a lens close under the tray sees them",
+                      "width of the sides at the picture's corner, in cube sides", "sides at the corner",
+                      frames, seed, side_views, "side_view")
+
+
+def barrel_table(frames: int, seed: int, barrels: tuple[float, ...] = BARRELS) -> list[str]:
+    """The picture bent by a wide lens's barrel distortion (:data:`BARRELS`; :func:`lens_table`)."""
+    return lens_table("the picture bent by a wide lens's barrel distortion",
+                      "k: a cube at the picture's corner looks 1/(1+k) as wide across the radius and 1/(1+3k) "
+                      "along it", "barrel k",
+                      frames, seed, barrels, "barrel")
 
 
 HEAD = f"  {'counter':28} {'exact':>9} {'':8}  {'missed':>6}  {'ms/photo':>8}  {'cpu ms':>8}  {'ms/MP':>8}"
@@ -539,6 +563,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="also count synthetic frames on trays of a saturated colour (cloth, felt), each calibrated on its own")
     parser.add_argument("--perspective", action="store_true",
                         help="also count synthetic frames with the cubes' sides in view, as a lens close under the tray sees them")
+    parser.add_argument("--lens", action="store_true",
+                        help="also count synthetic frames bent by a wide lens's barrel distortion")
     args = parser.parse_args(argv)
     if args.frames < 1:
         parser.error("--frames must be at least 1")
@@ -584,6 +610,8 @@ def main(argv: list[str] | None = None) -> int:
         print("\n".join(coloured_table(40, args.seed)))
     if args.perspective:
         print("\n".join(perspective_table(60, args.seed)))
+    if args.lens:
+        print("\n".join(barrel_table(60, args.seed)))
     print(f"\n(exact: photos with every colour right; missed: objects miscounted in all; "
           f"ms/photo: median wall time of one count on one core; cpu ms: its CPU time; ms/MP: wall "
           f"time per megapixel; load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores)")
