@@ -73,6 +73,11 @@ def run_calibrate(args: argparse.Namespace) -> int:
     if cal.side_reach:
         print(f"The cubes' sides in view at the picture's corners: {cal.side_reach:.2f} of a cube wide "
               "(see firmware_notes/optics.md); taken off every photo before counting.")
+    if cal.barrel:
+        corner = 1 - 1 / ((1 + cal.barrel) * (1 + 3 * cal.barrel))
+        print(f"The lens bends the picture (barrel {cal.barrel:.2f}): a cube at the picture's corners looks "
+              f"{100 * corner:.0f} % smaller than in the middle; every photo is straightened before counting "
+              "(see firmware_notes/optics.md).")
     for warning in cal.warnings:
         print(f"warning: {warning}")
     return 0
