@@ -37,30 +37,34 @@ def _centre(size: tuple[int, int]) -> tuple[float, float, float]:
     return (width - 1) / 2.0, (height - 1) / 2.0, math.hypot(width - 1, height - 1) / 2.0  # pixel centres
 
 
+def _from_centre(points: np.ndarray, size: tuple[int, int]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """N×2 points as float, the photo's centre, and each point's distance from it over the
+    half-diagonal (N)."""
+    points = np.array(points, np.float64).reshape(-1, 2)  # a copy: the caller's points stay
+    cx, cy, half = _centre(size)
+    centre = np.array([cx, cy])
+    return points, centre, np.hypot(points[:, 0] - cx, points[:, 1] - cy) / half
+
+
 def straight_points(points: np.ndarray, k: float, size: tuple[int, int]) -> np.ndarray:
     """N×2 points of the photo (``size`` = width, height) → the straight picture."""
-    points = np.asarray(points, np.float64).reshape(-1, 2)
+    points, centre, r = _from_centre(points, size)
     if k <= 0:
-        return points.copy()
-    cx, cy, half = _centre(size)
-    d = points - (cx, cy)
-    r2 = (d * d).sum(axis=1, keepdims=True) / (half * half)
-    return (cx, cy) + d * (1.0 + k * r2) / (1.0 + k)
+        return points
+    return centre + (points - centre) * ((1.0 + k * r * r) / (1.0 + k))[:, None]
 
 
 def picture_points(points: np.ndarray, k: float, size: tuple[int, int]) -> np.ndarray:
     """N×2 points of the straight picture → where the photo shows them."""
-    points = np.asarray(points, np.float64).reshape(-1, 2)
+    points, centre, straight = _from_centre(points, size)
     if k <= 0:
-        return points.copy()
-    cx, cy, half = _centre(size)
-    d = points - (cx, cy)
-    straight = np.hypot(d[:, 0], d[:, 1]) / half * (1.0 + k)  # = r (1 + k r²), r the photo's
+        return points
+    straight = straight * (1.0 + k)  # = r (1 + k r²), r the photo's
     r = straight.copy()
     for _ in range(12):  # Newton: r (1 + k r²) rises steadily, from r = straight it converges fast
         r -= (r * (1.0 + k * r * r) - straight) / (1.0 + 3.0 * k * r * r)
     shrink = np.where(straight > 0, r / np.maximum(straight, 1e-12) * (1.0 + k), 1.0)
-    return (cx, cy) + d * shrink[:, None]
+    return centre + (points - centre) * shrink[:, None]
 
 
 def straight_box(box: Sequence[int], k: float, size: tuple[int, int], inverse: bool = False) -> tuple[int, int, int, int]:

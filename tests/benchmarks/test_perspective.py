@@ -1,4 +1,5 @@
-"""The bench's table of the cubes' sides in view (``--perspective``)."""
+"""The bench's tables of what a lens close under the tray adds: the cubes' sides in view
+(``--perspective``) and the picture bent (``--lens``)."""
 
 import math
 import re
@@ -7,16 +8,21 @@ from dataclasses import replace
 import pytest
 
 from benchmarks.stress import TRAYS, stress_case, tray_conditions
-from benchmarks.vision import SIDE_VIEWS, calibrated_on_its_photo, perspective_table, stress_frame
+from benchmarks.vision import BARRELS, SIDE_VIEWS, barrel_table, calibrated_on_its_photo, perspective_table, stress_frame
 from companion.vision import counting, frontend
 from companion.vision.counting import count_cubes
 
 
-def test_each_width_of_the_sides_is_counted_ours_beside_the_baseline_or_refused_with_a_sentence():
-    lines = [line for line in perspective_table(2, 2026, (0.0, 0.6)) if line.strip()]
-    assert "first 2 frames" in lines[0]
+@pytest.mark.parametrize(("table", "values", "words"), [(perspective_table, (0.0, 0.6), "sides in view"),
+                                                     (barrel_table, (0.0, 0.2), "barrel distortion")])
+def test_each_lens_is_counted_ours_beside_the_baseline_or_refused_with_a_sentence(table, values, words):
+    """The sides' table (``--perspective``) and the bending lens's (``--lens``): a row per
+    value, ours with and without the empty photo beside the baseline, or the sentence that
+    refused a tray's calibration."""
+    lines = [line for line in table(2, 2026, values) if line.strip()]
+    assert "first 2 frames" in lines[0] and words in lines[0]
     rows = lines[2:]
-    assert [row.split()[0] for row in rows] == ["0.0", "0.6"]
+    assert [float(row.split()[0]) for row in rows] == list(values)
     for row in rows:
         counted = re.fullmatch(r"\s+[\d.]+\s+(\d) · (\d) · (\d)\s+(\d) · (\d)", row)
         if counted is None:
@@ -26,7 +32,8 @@ def test_each_width_of_the_sides_is_counted_ours_beside_the_baseline_or_refused_
         assert max(exact_with, exact_without, baseline) <= 2
         # Wrong with nothing flagged is among the frames not exact.
         assert wrong_with <= 2 - exact_with and wrong_without <= 2 - exact_without
-    assert SIDE_VIEWS[0] == 0.0 and list(SIDE_VIEWS) == sorted(SIDE_VIEWS)
+    for shipped in (SIDE_VIEWS, BARRELS):
+        assert shipped[0] == 0.0 and list(shipped) == sorted(shipped)
 
 
 @pytest.fixture(scope="module")

@@ -119,36 +119,32 @@ def test_malformed_sample_is_a_usage_error(files, tmp_path, bad, capsys):
     assert info.value.code == 2
 
 
-def test_calibrate_says_how_wide_the_cubes_sides_are_at_the_corners(tmp_path, capsys):
-    tower = RenderConditions(side_view=0.6)
-    frame, samples, empty = render_calibration_photo(tower)
+def _calibrate_rendered(tmp_path, capsys, tower: RenderConditions) -> tuple[str, dict]:
+    """``companion vision calibrate`` on the renderer's calibration photo of ``tower``, with its
+    sample boxes and outline: what it printed and the file it wrote."""
+    frame, samples, _ = render_calibration_photo(tower)
     cv2.imwrite(str(tmp_path / "cal.png"), frame.image)
     sample_args = [a for s in samples for a in ("--sample", f"{s.color}={','.join(map(str, s.box))}")]
     roi = ",".join(f"{x},{y}" for x, y in frame.roi)
     assert main(["vision", "calibrate", str(tmp_path / "cal.png"), *sample_args, "--roi", roi,
                  "--out", str(tmp_path / "cal.json")]) == 0
-    out = capsys.readouterr().out
+    return capsys.readouterr().out, json.loads((tmp_path / "cal.json").read_text())
+
+
+def test_calibrate_says_how_wide_the_cubes_sides_are_at_the_corners(tmp_path, capsys):
+    out, kept = _calibrate_rendered(tmp_path, capsys, RenderConditions(side_view=0.6))
     width = float(out.split("sides in view at the picture's corners: ")[1].split()[0])
     assert 0.45 <= width <= 0.7
-    assert json.loads((tmp_path / "cal.json").read_text())["side_reach"] == pytest.approx(width, abs=0.005)
+    assert kept["side_reach"] == pytest.approx(width, abs=0.005)
 
 
 def test_calibrate_says_how_much_the_lens_bends_the_picture(tmp_path, capsys):
     """Through the renderer's lens bent by 0.2, the tool says so, with the share the corners
     lose, and the file keeps it; through a straight one it says nothing of a lens."""
-    for barrel in (0.2, 0.0):
-        frame, samples, empty = render_calibration_photo(RenderConditions(barrel=barrel))
-        cv2.imwrite(str(tmp_path / "cal.png"), frame.image)
-        sample_args = [a for s in samples for a in ("--sample", f"{s.color}={','.join(map(str, s.box))}")]
-        roi = ",".join(f"{x},{y}" for x, y in frame.roi)
-        assert main(["vision", "calibrate", str(tmp_path / "cal.png"), *sample_args, "--roi", roi,
-                     "--out", str(tmp_path / "cal.json")]) == 0
-        out = capsys.readouterr().out
-        kept = json.loads((tmp_path / "cal.json").read_text())["barrel"]
-        if barrel:
-            said = float(out.split("The lens bends the picture (barrel ")[1].split(")")[0])
-            assert said == pytest.approx(0.2, abs=0.05) and said == pytest.approx(kept, abs=0.005)
-            smaller = int(out.split("picture's corners looks ")[1].split()[0])
-            assert smaller == round(100 * (1 - 1 / ((1 + kept) * (1 + 3 * kept))))
-        else:
-            assert "lens bends" not in out and kept == 0.0
+    out, kept = _calibrate_rendered(tmp_path, capsys, RenderConditions(barrel=0.2))
+    said = float(out.split("The lens bends the picture (barrel ")[1].split(")")[0])
+    assert said == pytest.approx(0.2, abs=0.05) and said == pytest.approx(kept["barrel"], abs=0.005)
+    smaller = int(out.split("picture's corners looks ")[1].split()[0])
+    assert smaller == round(100 * (1 - 1 / ((1 + kept["barrel"]) * (1 + 3 * kept["barrel"]))))
+    out, kept = _calibrate_rendered(tmp_path, capsys, RenderConditions())
+    assert "lens bends" not in out and kept["barrel"] == 0.0
