@@ -5,15 +5,16 @@ touching clusters of one or several colours, cubes lying across the tray outline
 objects of no cube colour, on whatever lies behind the tray (plain, wood, two-tone or a busy
 textured scene: :mod:`companion.vision.scene`), and then applies what a real camera adds:
 uneven light, vignetting, a hard shadow, a light level and white balance of the moment, the
-ring light's reflections, a wide lens's view of the cubes' sides and its barrel distortion,
-scratches, blur, sensor noise and JPEG compression.
+ring light's reflections, a wide lens's view of the cubes' sides and its barrel distortion, a
+camera that leans, scratches, blur, sensor noise and JPEG compression.
 
 Guarantees:
 - Same arguments → the same image, byte for byte (everything is drawn from ``seed``).
 - Ground truth follows the counting rule of the package: a cube counts when its centre lies
   inside the tray outline (ROI); ``RenderedFrame.counts`` holds exactly those cubes.
-- Positions (``TrueCube.x``, ``y``) are the distortion-free picture's; :func:`in_picture` says
-  where a lens with ``barrel`` draws them, and ``RenderedFrame.roi`` is the outline as drawn.
+- Positions (``TrueCube.x``, ``y``) are a level camera's distortion-free picture's;
+  :func:`in_picture` says where a camera with ``tilt`` and ``barrel`` draws them, and
+  ``RenderedFrame.roi`` is the outline as drawn.
 - Cubes never overlap (a cube lying on another would be invisible from below, so the renderer
   does not produce that case); cubes of one cluster touch edge to edge.
 - The picture model is multiplicative, like a real scene: pixel = light(x, y) · white balance ·
@@ -91,6 +92,10 @@ class RenderConditions:
     # across the radius and 1 / (1 + 3 · barrel) along it. The renderer's parameter, not a
     # measurement of any lens.
     barrel: float = 0.0
+    # The camera leaning this many degrees about the picture's horizontal axis, still aimed at
+    # the tray's middle: the top of the picture is nearer and larger, the bottom farther and
+    # smaller (a pinhole of TILT_FOCAL pixels, about a Camera Module 3 Wide's at 1280 × 960).
+    tilt: float = 0.0
 
 
 @dataclass(frozen=True)
@@ -311,6 +316,10 @@ def _draw(pieces: list[_Piece], cond: RenderConditions, seed: int, noise_seed: i
     reflections = scene.reflection_layer(cond.size, cond.reflections, cond.tray_seed)
     if reflections is not None:  # the ring light's LEDs, mirrored: as bright as the light itself
         image += (reflections * (230.0 * cond.light))[:, :, None]
+    if cond.tilt:
+        w, h = cond.size
+        image = cv2.warpPerspective(image, _tilt_matrix(cond), (w, h), flags=cv2.INTER_LINEAR,
+                                    borderMode=cv2.BORDER_REPLICATE)
     if cond.barrel > 0:
         image = _barrel(image, cond)
     if cond.blur > 0:
@@ -332,8 +341,30 @@ def _barrel(image: np.ndarray, cond: RenderConditions) -> np.ndarray:
     return cv2.remap(image, xs * grow + cx, ys * grow + cy, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
 
 
+TILT_FOCAL = 725.0  # pixels: 640 / tan(41.4°), half a 1280-wide picture over a Wide's half-angle at 4:3
+
+
+@functools.lru_cache(maxsize=16)
+def _tilt_matrix(cond: RenderConditions) -> np.ndarray:
+    """The homography of a camera turned ``cond.tilt`` degrees about the picture's horizontal
+    axis, shifted so that the picture's centre stays where it was."""
+    w, h = cond.size
+    cx, cy = (w - 1) / 2.0, (h - 1) / 2.0
+    lens = np.array([[TILT_FOCAL, 0, cx], [0, TILT_FOCAL, cy], [0, 0, 1]])
+    t = math.radians(cond.tilt)
+    turn = np.array([[1, 0, 0], [0, math.cos(t), -math.sin(t)], [0, math.sin(t), math.cos(t)]])
+    homography = lens @ turn @ np.linalg.inv(lens)
+    centre = homography @ (cx, cy, 1.0)
+    shift = np.array([[1, 0, cx - centre[0] / centre[2]], [0, 1, cy - centre[1] / centre[2]], [0, 0, 1]])
+    return shift @ homography
+
+
 def in_picture(x: float, y: float, cond: RenderConditions) -> tuple[float, float]:
-    """Where the lens of ``cond`` draws the point (``x``, ``y``) of a distortion-free picture."""
+    """Where the camera of ``cond`` draws the point (``x``, ``y``) of a level camera's
+    distortion-free picture (its tilt, then its lens's barrel distortion)."""
+    if cond.tilt:
+        px, py, pw = _tilt_matrix(cond) @ (x, y, 1.0)
+        x, y = px / pw, py / pw
     if cond.barrel <= 0:
         return x, y
     w, h = cond.size
@@ -349,7 +380,7 @@ def in_picture(x: float, y: float, cond: RenderConditions) -> tuple[float, float
 def picture_outline(cond: RenderConditions) -> tuple[tuple[int, int], ...]:
     """The tray outline as the picture shows it: ``cond.roi``, or with a distorting lens each
     side drawn as the curve it becomes (16 points a side)."""
-    if cond.barrel <= 0:
+    if cond.barrel <= 0 and not cond.tilt:
         return cond.roi
     points = []
     for (x0, y0), (x1, y1) in zip(cond.roi, cond.roi[1:] + cond.roi[:1]):

@@ -1,5 +1,5 @@
 """The bench's tables of what a lens close under the tray adds: the cubes' sides in view
-(``--perspective``) and the picture bent (``--lens``)."""
+(``--perspective``), the picture bent and the camera leaning (``--lens``)."""
 
 import math
 import re
@@ -8,13 +8,15 @@ from dataclasses import replace
 import pytest
 
 from benchmarks.stress import TRAYS, stress_case, tray_conditions
-from benchmarks.vision import BARRELS, SIDE_VIEWS, barrel_table, calibrated_on_its_photo, perspective_table, stress_frame
+from benchmarks.vision import (BARRELS, SIDE_VIEWS, TILTS, barrel_table, calibrated_on_its_photo, perspective_table,
+                               stress_frame, tilt_table)
 from companion.vision import counting, frontend
 from companion.vision.counting import count_cubes
 
 
 @pytest.mark.parametrize(("table", "values", "words"), [(perspective_table, (0.0, 0.6), "sides in view"),
-                                                     (barrel_table, (0.0, 0.2), "barrel distortion")])
+                                                     (barrel_table, (0.0, 0.2), "barrel distortion"),
+                                                     (tilt_table, (4.0,), "camera leaning")])
 def test_each_lens_is_counted_ours_beside_the_baseline_or_refused_with_a_sentence(table, values, words):
     """The sides' table (``--perspective``) and the bending lens's (``--lens``): a row per
     value, ours with and without the empty photo beside the baseline, or the sentence that
@@ -32,7 +34,7 @@ def test_each_lens_is_counted_ours_beside_the_baseline_or_refused_with_a_sentenc
         assert max(exact_with, exact_without, baseline) <= 2
         # Wrong with nothing flagged is among the frames not exact.
         assert wrong_with <= 2 - exact_with and wrong_without <= 2 - exact_without
-    for shipped in (SIDE_VIEWS, BARRELS):
+    for shipped in (SIDE_VIEWS, BARRELS, TILTS):
         assert shipped[0] == 0.0 and list(shipped) == sorted(shipped)
 
 

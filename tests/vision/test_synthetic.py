@@ -165,3 +165,34 @@ def test_a_wide_lens_bends_the_picture_towards_its_centre_and_says_where_things_
     # a side's middle bows out beyond the line between its bent corners
     (x0, y0), (x1, y1), (xm, ym) = outline[0], outline[16], outline[8]
     assert ym < y0 + (y1 - y0) * (xm - x0) / (x1 - x0)  # the top side's middle lies higher
+
+
+def test_a_leaning_camera_draws_the_near_side_larger_and_keeps_the_middle():
+    """With ``tilt``, cubes are drawn where :func:`in_picture` says (within a pixel), larger
+    towards the top of the picture (nearer) than towards the bottom, and the picture's centre
+    stays put; the outline's top side grows against its bottom side."""
+    from dataclasses import replace
+
+    import cv2
+
+    from companion.vision.synthetic import in_picture
+
+    flat = RenderConditions(noise=0.0, vignette=0.0, jpeg_quality=0, background=(0.7, 0.7, 0.7))
+    leaning = replace(flat, tilt=8.0)
+    frame = render_tray({"red": 12}, seed=5, conditions=leaning)
+    red = ((frame.image[:, :, 2].astype(int) - frame.image[:, :, 1]) > 100).astype(np.uint8)
+    n, _, stats, centroids = cv2.connectedComponentsWithStats(red)
+    assert n - 1 == 12
+    drawn = []
+    for cube in frame.cubes:
+        x, y = in_picture(cube.x, cube.y, leaning)
+        nearest = 1 + int(np.argmin(np.hypot(centroids[1:, 0] - x, centroids[1:, 1] - y)))
+        assert math.hypot(*(centroids[nearest] - (x, y))) < 1.0
+        drawn.append((y, stats[nearest, cv2.CC_STAT_AREA]))
+    drawn.sort()
+    assert np.mean([a for _, a in drawn[:4]]) > 1.1 * np.mean([a for _, a in drawn[-4:]])
+    w, h = flat.size
+    assert np.allclose(in_picture((w - 1) / 2, (h - 1) / 2, leaning), ((w - 1) / 2, (h - 1) / 2))
+    top = lambda roi: math.dist(roi[0], roi[len(roi) // 4])  # noqa: E731
+    bottom = lambda roi: math.dist(roi[len(roi) // 2], roi[3 * len(roi) // 4])  # noqa: E731
+    assert top(frame.roi) / bottom(frame.roi) > 1.1 * top(flat.roi) / bottom(flat.roi)
