@@ -193,6 +193,7 @@ def test_a_leaning_camera_draws_the_near_side_larger_and_keeps_the_middle():
     assert np.mean([a for _, a in drawn[:4]]) > 1.1 * np.mean([a for _, a in drawn[-4:]])
     w, h = flat.size
     assert np.allclose(in_picture((w - 1) / 2, (h - 1) / 2, leaning), ((w - 1) / 2, (h - 1) / 2))
-    top = lambda roi: math.dist(roi[0], roi[len(roi) // 4])  # noqa: E731
-    bottom = lambda roi: math.dist(roi[len(roi) // 2], roi[3 * len(roi) // 4])  # noqa: E731
-    assert top(frame.roi) / bottom(frame.roi) > 1.1 * top(flat.roi) / bottom(flat.roi)
+    def top_over_bottom(roi) -> float:  # the outline's top side over its bottom side
+        return math.dist(roi[0], roi[len(roi) // 4]) / math.dist(roi[len(roi) // 2], roi[3 * len(roi) // 4])
+
+    assert top_over_bottom(frame.roi) > 1.1 * top_over_bottom(flat.roi)
