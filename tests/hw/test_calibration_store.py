@@ -122,6 +122,30 @@ def test_taps_all_near_the_middle_are_told_to_leave_the_sides_near_the_edge_unme
     assert told not in check_setup(photo.image, parse_setup(body(centres), SIZE)).warnings
 
 
+def test_taps_through_a_bending_lens_calibrate_it_and_find_every_tapped_cube_where_it_lies():
+    """Through a lens that halves a corner cube's area, a tap on each cube of a throw spread to
+    the tray's edges (the four corners of the outline as the photo shows them): the calibration
+    learns the lens, counts the photo back exactly, and finds each tapped cube under its tap —
+    the counted positions are the photo's, not the straightened picture's."""
+    from dataclasses import replace
+
+    from companion.vision.synthetic import in_picture
+
+    tower = replace(RenderConditions(), barrel=0.2)
+    counts = {"red": 2, "blue": 2, "yellow": 2, "purple": 2, "black": 2, "green": 2}
+    frame = render_tray(counts, seed=4, conditions=tower)
+    taps = {}
+    for cube in frame.cubes:  # one tap per colour, the cube of it farthest from the middle
+        x, y = in_picture(cube.x, cube.y, tower)
+        if off_centre(x, y, SIZE) > off_centre(*taps.get(cube.color, (640, 480)), SIZE):
+            taps[cube.color] = (round(x), round(y))
+    corners = [list(in_picture(x, y, tower)) for x, y in tower.roi]
+    check = check_setup(frame.image, parse_setup({**body(taps), "outline": corners}, SIZE))
+    assert 0.12 <= check.calibration.barrel <= 0.3
+    assert check.found == frame.counts
+    assert not [w for w in check.warnings if w["kind"] == "not_found"]
+
+
 def test_two_colours_tapped_on_one_cube_are_refused(tray):
     image, where = tray
     x, y = where["red"]
