@@ -284,7 +284,6 @@ def _lens_maps(k: float, size: tuple[int, int], crop: tuple[int, int, int, int],
     centre = (scale - 1) / 2.0  # a working pixel's centre, in camera pixels from its corner
     xs, ys = np.meshgrid(x0 + centre + scale * np.arange(w), y0 + centre + scale * np.arange(h))
     seen = picture_points(np.stack([xs.ravel(), ys.ravel()], axis=1), k, size)
-    width, height = size
     sx0, sy0 = (max(0, (int(v) - 2 * scale) // scale * scale) for v in seen.min(axis=0))
     sx1, sy1 = (min(limit // scale * scale, -(-(int(v) + 2 * scale) // scale) * scale)
                 for v, limit in zip(seen.max(axis=0), size))

@@ -79,7 +79,7 @@ def straight_box(box: Sequence[int], k: float, size: tuple[int, int], inverse: b
     return x0, y0, max(1, min(width, x1) - x0), max(1, min(height, y1) - y0)
 
 
-@functools.lru_cache(maxsize=8)
+@functools.lru_cache(maxsize=2)  # about 7 MB each at 1280 × 960: a calibration needs one
 def _maps(k: float, width: int, height: int) -> tuple[np.ndarray, np.ndarray]:
     xs, ys = np.meshgrid(np.arange(width, dtype=np.float64), np.arange(height, dtype=np.float64))
     seen = picture_points(np.stack([xs.ravel(), ys.ravel()], axis=1), k, (width, height))
@@ -105,8 +105,8 @@ def barrel_of(areas: Sequence[float], centres: Sequence[tuple[float, float]], si
     distance from the centre to tell (:data:`MIN_SPREAD`)."""
     if len(areas) < 3:
         return None
-    cx, cy, half = _centre(size)
-    r2 = np.array([((x - cx) ** 2 + (y - cy) ** 2) / (half * half) for x, y in centres])
+    _, _, r = _from_centre(centres, size)
+    r2 = r * r
     if r2.max() - r2.min() < MIN_SPREAD:
         return None
     logs = np.log(np.asarray(areas, np.float64))

@@ -332,10 +332,16 @@ def _draw(pieces: list[_Piece], cond: RenderConditions, seed: int, noise_seed: i
     return scene.jpeg(np.clip(image, 0, 255).astype(np.uint8), cond.jpeg_quality)
 
 
+def _lens_centre(cond: RenderConditions) -> tuple[float, float, float]:
+    """The picture's centre and the half-diagonal the barrel distortion is measured in."""
+    w, h = cond.size
+    return (w - 1) / 2.0, (h - 1) / 2.0, math.hypot(w, h) / 2.0
+
+
 def _barrel(image: np.ndarray, cond: RenderConditions) -> np.ndarray:
     """``image`` as a lens with ``cond.barrel`` distortion draws it (see RenderConditions)."""
     w, h = cond.size
-    cx, cy, half = (w - 1) / 2.0, (h - 1) / 2.0, math.hypot(w, h) / 2.0
+    cx, cy, half = _lens_centre(cond)
     xs, ys = np.meshgrid(np.arange(w, dtype=np.float32) - cx, np.arange(h, dtype=np.float32) - cy)
     grow = 1.0 + cond.barrel * (xs * xs + ys * ys) / (half * half)
     return cv2.remap(image, xs * grow + cx, ys * grow + cy, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
@@ -367,8 +373,7 @@ def in_picture(x: float, y: float, cond: RenderConditions) -> tuple[float, float
         x, y = px / pw, py / pw
     if cond.barrel <= 0:
         return x, y
-    w, h = cond.size
-    cx, cy, half = (w - 1) / 2.0, (h - 1) / 2.0, math.hypot(w, h) / 2.0
+    cx, cy, half = _lens_centre(cond)
     true = math.hypot(x - cx, y - cy) / half
     seen = true
     for _ in range(30):  # Newton on seen · (1 + k seen²) = true
