@@ -9,7 +9,8 @@ then sees only the block's darker rims, or nothing, and says nothing: the worst 
 The face still shows what the eye goes by: it is clearly coloured, of its block's hue, and
 touches that block's pixels. Tray pixels that are all three, and that are unlike the tray
 look they were read as (a look of its own hue and colour explains them: wood beside a yellow
-cube is wood), form a *face read as tray*. A solid one of a third of a cube is reported for
+cube is wood — unless a colour's hue is nearer still: a hue goes to the nearer of the two),
+form a *face read as tray*. A solid one of a third of a cube is reported for
 the players to look at; from below (a tower's cube shows one face) it is never counted, since
 only the eye can tell its block apart. From the side, where blocks are counted by their faces
 (:mod:`companion.vision.lit_faces`), it is taken for its block's colour and counts with the
@@ -85,9 +86,10 @@ def face_table(references: Sequence[Reference], ref_index: np.ndarray, same_hue:
     unexplained but of no colour's hue, or 0. Both are clearly coloured (Lab chroma
     ``coloured`` or more) and not of the hue of a chromatic tray look they are read as
     (``ref_index``, the table of each colour's nearest reference, see
-    :func:`~companion.vision.classify.full_tables`): the tray does not explain them. A face's
-    colour is also within ``same_hue`` degrees of that colour's hue and nearer it than any
-    other colour's. Built once per calibration (0.04 s here)."""
+    :func:`~companion.vision.classify.full_tables`), or nearer some colour's hue than that
+    look's: the tray does not explain them. A face's colour is also within ``same_hue``
+    degrees of that colour's hue and nearer it than any other colour's. Built once per
+    calibration (0.04 s here)."""
     _, lab = cell_colours()
     a, b = lab[:, 1] - 128.0, lab[:, 2] - 128.0
     hue = np.degrees(np.arctan2(b, a))
@@ -95,13 +97,15 @@ def face_table(references: Sequence[Reference], ref_index: np.ndarray, same_hue:
     colours = _hues(references, tray=False)
     if not colours:
         return table
-    unexplained = np.hypot(a, b) >= coloured
-    for k, _, look_hue in _hues(references, tray=True):  # wood beside a yellow cube is wood
-        unexplained &= ~((ref_index == k) & (hue_turn(hue, look_hue) <= same_hue))
     codes = sorted({code for _, code, _ in colours})
     turn = np.stack([np.min([hue_turn(hue, h) for _, c, h in colours if c == code], axis=0) for code in codes])
     nearest = np.argmin(turn, axis=0)
-    face = unexplained & (turn[nearest, np.arange(len(lab))] <= same_hue)
+    closest = turn[nearest, np.arange(len(lab))]
+    unexplained = np.hypot(a, b) >= coloured
+    for k, _, look_hue in _hues(references, tray=True):  # wood beside a yellow cube is wood
+        look_turn = hue_turn(hue, look_hue)
+        unexplained &= ~((ref_index == k) & (look_turn <= same_hue) & (look_turn <= closest))
+    face = unexplained & (closest <= same_hue)
     table[unexplained] = UNKNOWN
     table[face] = np.array(codes, np.uint8)[nearest[face]]
     return table

@@ -2,6 +2,7 @@
 put in the tray, found beside its own colour; a coloured patch the tray does not explain,
 found as an unknown object; and nothing else."""
 
+import cv2
 import numpy as np
 import pytest
 
@@ -106,6 +107,36 @@ def test_a_tray_look_of_its_own_hue_explains_the_colour(calibration):
     table = face_table(pink_tray.references, index, SAME_HUE, NO_HUE)
     assert table[lut_index(np.array([[PALE_RED]], np.uint8))][0, 0] == 0
 
+
+
+def _lab_to_bgr(lab: tuple[float, float, float]) -> tuple[int, int, int]:
+    return tuple(int(v) for v in cv2.cvtColor(np.array([[lab]], np.uint8), cv2.COLOR_Lab2BGR)[0, 0])
+
+
+def test_a_hue_between_a_colour_and_a_wood_look_goes_to_the_nearer():
+    """Wood whose hue lies within SAME_HUE of red's: a pale pixel read as that wood is red's
+    face when its hue is nearer red's than the wood's (a lit red top on a wooden desk), and wood
+    when nearer the wood's — one hue, one nearest look, not a band that belongs to both."""
+    from companion.vision.classify import Reference, build_tables
+
+    rng = np.random.default_rng(3)
+    red_hue, wood_hue = 30.0, 30.0 + 0.9 * SAME_HUE
+
+    def at(hue: float, chroma: float, lightness: float) -> tuple[float, float, float]:
+        return (lightness, 128 + chroma * np.cos(np.radians(hue)), 128 + chroma * np.sin(np.radians(hue)))
+
+    def pixels(lab, spread):
+        return np.array([_lab_to_bgr(np.clip(np.add(lab, rng.normal(0, spread, 3)), 0, 255)) for _ in range(300)])
+
+    references = (Reference.from_pixels(BACKGROUND, pixels(at(wood_hue, 30, 170), 6)),
+                  Reference.from_pixels(RED, pixels(at(red_hue, 55, 110), 3)))
+    _, index = build_tables(references)
+    table = face_table(references, index, SAME_HUE, NO_HUE)
+    near_red = np.array([[_lab_to_bgr(at(red_hue + 0.3 * (wood_hue - red_hue), 32, 175))]], np.uint8)
+    near_wood = np.array([[_lab_to_bgr(at(red_hue + 0.8 * (wood_hue - red_hue), 32, 175))]], np.uint8)
+    assert index[lut_index(near_red)][0, 0] == 0 and index[lut_index(near_wood)][0, 0] == 0  # both read as wood
+    assert table[lut_index(near_red)][0, 0] == RED
+    assert table[lut_index(near_wood)][0, 0] == 0
 
 # A red face the lamp burnt out: its red channel at the ceiling, its chroma (about 15) under
 # the floor of a face the camera read (NO_HUE) but over that of any hue (PLAIN).

@@ -365,9 +365,10 @@ def test_photos_taken_at_an_angle_calibrate_as_seen_from_the_side(other_calibrat
 
 @needs_blocks
 def test_calibrated_on_any_other_photo_few_blocks_vanish_unsaid(other_calibrated):
-    """Every other photo counted with each of those calibrations. Measured: 64 of 4 348
-    blocks missed without a flag, 270 of 620 photos exact, 809 blocks miscounted, 391 counted
-    where none lies, since a tray look as photographed allows no deeper shade of itself
+    """Every other photo counted with each of those calibrations. Measured: 53 of 4 348
+    blocks missed without a flag, 286 of 620 photos exact, 782 blocks miscounted, 390 counted
+    where none lies, since a hue within SAME_HUE of both a desk look and a colour is a face of
+    the colour when nearer its hue (2026-11-29); 64, 270, 809 and 391 since a tray look as photographed allows no deeper shade of itself
     (2026-11-28; two counts changed, wrong either way: 806 and 384 before); 64, 270, 806, 384
     since the faces' floor is 0.175 of the largest face (2026-11-28: five
     calibrations see the side they showed; before, 66, 220, 1 090 and 511). Earlier: 65 missed
@@ -385,9 +386,9 @@ def test_calibrated_on_any_other_photo_few_blocks_vanish_unsaid(other_calibrated
     for run in other_calibrated:
         stages.extend(run.stages)
     assert stages.objects >= 4000, stages.line()
-    assert stages.missed <= 70, stages.line()
+    assert stages.missed <= 58, stages.line()
     exact = sum(run.score.exact for run in other_calibrated)
-    assert exact >= 264, f"photos exact: {exact}"
+    assert exact >= 280, f"photos exact: {exact}"
 
 
 @needs_blocks
