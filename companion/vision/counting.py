@@ -633,7 +633,8 @@ def _by_lit_faces(geo: _Geometry, image: np.ndarray, classes: np.ndarray, found:
         # past the object's outline, and faces would join round the ends of the seams there.
         inside = cv2.erode(inside, np.ones((2 * s + 1, 2 * s + 1), np.uint8)) > 0
         lightness, edges = lightness_edges(crop)
-        lit = lit_faces(lightness, edges, big, inside, codes)
+        most = {code: found.colour_pixels[label][code - 1] / (FACE_AREA * unit) for code in codes}
+        lit = lit_faces(lightness, edges, big, inside, codes, most)
         if lit:  # working pixels, as the placed objects are
             objects = [o for o in objects if o[0] not in lit] + [
                 (code, bx + (x + 0.5) / s - 0.5, by + (y + 0.5) / s - 0.5) for code, faces in lit.items()

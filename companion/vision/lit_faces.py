@@ -104,7 +104,7 @@ def two_lit_parts(lightness: np.ndarray, mask: np.ndarray) -> bool:
 
 
 def lit_faces(lightness: np.ndarray, edges: np.ndarray, classes: np.ndarray, inside: np.ndarray,
-              codes: list[int]) -> dict[int, list[tuple[float, float]]]:
+              codes: list[int], most: dict[int, float] | None = None) -> dict[int, list[tuple[float, float]]]:
     """The objects of one blob by its faces lit alike: per colour code, the centres of the
     faces of its fullest layer, in the crop's pixels.
 
@@ -112,13 +112,18 @@ def lit_faces(lightness: np.ndarray, edges: np.ndarray, classes: np.ndarray, ins
     Each colour in ``codes`` (with its ambiguous pixels) is cut by ``edges`` into faces
     (:func:`faces`), and its faces into layers lit alike (:func:`layers`); each block shows at
     most one face in a layer, so the fullest layer (of two as full, the brighter) holds one
-    face per block — its faces are the colour's objects.
+    face per block — its faces are the colour's objects. A colour whose fullest layer has more
+    faces than ``most`` allows it (by code: its pixels over :data:`FACE_AREA` of a cube — a
+    block has that much of its colour in view) is left out: those faces are slivers of a rim
+    the edges cut (a block whose face read as no colour, its rim left), not blocks.
     """
     out = {}
     for code in codes:
         light, centres = faces(lightness, edges, inside & ((classes == code) | (classes == code + AMBIGUOUS)))
         if light:
-            out[code] = [centres[k] for k in max(layers(light), key=len)]
+            fullest = max(layers(light), key=len)
+            if most is None or len(fullest) <= most[code]:
+                out[code] = [centres[k] for k in fullest]
     return out
 
 

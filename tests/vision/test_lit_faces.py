@@ -10,7 +10,7 @@ from companion.vision.calibration import Sample, calibrate, calibration_from_dic
 from companion.vision.classify import code_of
 from companion.vision.counting import count_cubes
 from companion.vision.errors import CalibrationError
-from companion.vision.lit_faces import LIT, faces, layers, lightness_edges, lit_faces, shows_a_side, two_lit_parts
+from companion.vision.lit_faces import FACE_AREA, LIT, faces, layers, lightness_edges, lit_faces, shows_a_side, two_lit_parts
 
 RED = code_of("red")
 DESK = (175, 180, 185)
@@ -67,6 +67,31 @@ def test_each_lit_face_is_one_block_and_the_sides_are_none():
     classes = np.where((np.abs(big.astype(int) - DESK).sum(axis=2) > 30), RED, 0).astype(np.uint8)
     assert len(lit_faces(lightness, edges, classes, classes > 0, [RED])[RED]) == 3
 
+
+
+def test_slivers_of_a_rim_are_no_blocks():
+    """A block whose face read as no colour leaves its rim: the edges cut the rim into
+    slivers, each as large as the others and all lit alike — eight faces of a layer. Its
+    colour's pixels make no eight blocks (``most``: what they allow at FACE_AREA of a cube
+    each), so the colour is left to its area; the three blocks of a row still count."""
+    image = np.full((120, 200, 3), DESK, np.uint8)
+    classes = np.zeros(image.shape[:2], np.uint8)
+    for k in range(8):  # a rim of eight short pieces of the block's colour, dark gaps between
+        x = 20 + 20 * k
+        cv2.rectangle(image, (x, 20), (x + 15, 24), TOP, -1)
+        classes[20:25, x:x + 16] = RED
+    lightness, edges = lightness_edges(image)
+    rim = classes.copy()
+    assert len(lit_faces(lightness, edges, rim, rim > 0, [RED])[RED]) == 8
+    allowed = np.count_nonzero(rim) / (FACE_AREA * 40 * 60)  # a cube of 40 × 60 pixels: 640 rim pixels make 1.5
+    assert allowed < 2
+    assert lit_faces(lightness, edges, rim, rim > 0, [RED], {RED: allowed}) == {}
+    row = np.full((100, 200, 3), DESK, np.uint8)
+    _row(row, 20, 20, 3, 20, 40)
+    lightness, edges = lightness_edges(row)
+    classes = np.where((np.abs(row.astype(int) - DESK).sum(axis=2) > 30), RED, 0).astype(np.uint8)
+    allowed = np.count_nonzero(classes) / (FACE_AREA * 40 * 60)
+    assert len(lit_faces(lightness, edges, classes, classes > 0, [RED], {RED: allowed})[RED]) == 3
 
 def test_faces_lit_alike_are_one_layer_and_the_fullest_layer_counts():
     assert layers([200.0, 190.0, 80.0, 185.0, 75.0, 70.0]) == [[0, 1, 3], [2, 4, 5]]
