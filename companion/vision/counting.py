@@ -669,8 +669,10 @@ def _faces_taken(geo: _Geometry, classes: np.ndarray, relit: np.ndarray, burnt: 
     (:func:`_by_lit_faces`): a pale top left out is a block short. From below (the tower) a
     cube shows one face, and such a face stays said, never counted."""
     lit_cells, burnt_cells = face_cells
+    # Only what read as tray is taken: joined to its block's own pixels strewn over it
+    # (``speckled``), a face splits into more faces lit alike than the block has.
     faces = [f for f in faces_read_as_tray(classes, relit, lit_cells, UNPLACED * unit, SOLID * geo.unit_radius * factor,
-                                           unexplained=False, burnt=(burnt, burnt_cells)) if f.code != UNKNOWN]
+                                           unexplained=False, burnt=(burnt, burnt_cells), speckled=False) if f.code != UNKNOWN]
     if not faces:
         return None
     out = classes.copy()

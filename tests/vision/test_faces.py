@@ -71,6 +71,22 @@ def test_a_face_read_as_tray_beside_its_colour_is_found(calibration):
     assert 0.7 * w * h <= face.area <= 1.3 * w * h
 
 
+
+def test_a_face_strewn_with_its_own_colour_is_still_found(calibration):
+    """A face that reads half as tray, half as its colour pixel by pixel (a checkerboard of
+    its red over the pale face): left out, the red pixels hole the face, and the opening that
+    drops fringes drops it all — the block vanished without a flag. Said, the strewn pixels
+    are part of the face; counted (``speckled=False``), the face is only what read as tray."""
+    geo, classes, relit, (x0, y0, w, h) = _block(calibration, PALE_RED)
+    strewn = np.zeros(classes.shape, bool)
+    strewn[y0:y0 + h, x0:x0 + w] = np.random.default_rng(5).random((h, w)) < 0.5
+    classes[strewn] = RED
+    relit[strewn] = np.round(_reference_bgr(calibration, RED))
+    (face,) = _faces(calibration, geo, classes, relit)
+    assert face.code == RED and 0.7 * w * h <= face.area <= 1.3 * w * h
+    assert faces_read_as_tray(classes, relit, _face_table(calibration), 0.3 * geo.unit_area,
+                              0.5 * geo.unit_radius, speckled=False) == []
+
 @pytest.mark.parametrize("face_bgr, rim, width", [
     (GREY, True, None),  # no hue: tray inside a ring of red cubes
     (GREY, False, None),  # no hue, nothing around: tray

@@ -12,6 +12,7 @@ import pytest
 from benchmarks.drift import BOX_DRAWINGS, DRIFTS
 from benchmarks.realsets import CANDY, DOBOT, RealSet
 from benchmarks.stages import Stages
+from benchmarks.vision import run_realset
 from companion.hw.calibration_store import Tap, sample_at
 from companion.vision import black_level, counting, lit_faces
 from companion.vision.calibration import calibrate
@@ -153,6 +154,21 @@ def test_blocks_the_brighter_light_burnt_out_are_said(blocks):
     assert photo.objects == 5 and photo.missed == 0, photo.line()
     assert stages.missed <= 6, stages.line()
 
+
+
+@needs_blocks
+def test_under_every_drift_few_blocks_vanish_unsaid():
+    """The 20 drifts of ``--drift`` (light, white balance, tone curve, exposure, haze, focus,
+    noise, camera height…), each counted with the set's calibration as ``make bench`` counts
+    them (the true boxes resized with a photo that is): blocks neither counted
+    nor flagged. Measured: 36 of 20 × 216 (2026-11-29; 71 before a face read half as tray,
+    half as its colour pixel by pixel, was said whole — the opening that drops fringes
+    dropped it through its holes; 76 before a hue nearer a colour's than the desk's was that
+    colour's face). The target is none; the floor stops it from growing."""
+    stages = Stages()
+    for drift in DRIFTS.values():
+        stages.extend(run_realset(DOBOT, drift=drift, baseline=False)[0].stages)
+    assert stages.missed <= 42, stages.line()
 
 @needs_blocks
 def test_a_second_sessions_haze_is_read_by_each_colour(blocks, monkeypatch):
@@ -365,9 +381,10 @@ def test_photos_taken_at_an_angle_calibrate_as_seen_from_the_side(other_calibrat
 
 @needs_blocks
 def test_calibrated_on_any_other_photo_few_blocks_vanish_unsaid(other_calibrated):
-    """Every other photo counted with each of those calibrations. Measured: 53 of 4 348
-    blocks missed without a flag, 286 of 620 photos exact, 782 blocks miscounted, 390 counted
-    where none lies, since a hue within SAME_HUE of both a desk look and a colour is a face of
+    """Every other photo counted with each of those calibrations. Measured: 47 of 4 348
+    blocks missed without a flag, 288 of 620 photos exact, 766 blocks miscounted, 359 counted
+    where none lies, since a face strewn with its colour's pixels is said whole and a colour's
+    lit faces are no more than its pixels make blocks (2026-11-29); 53, 286, 782 and 390 since a hue within SAME_HUE of both a desk look and a colour is a face of
     the colour when nearer its hue (2026-11-29); 64, 270, 809 and 391 since a tray look as photographed allows no deeper shade of itself
     (2026-11-28; two counts changed, wrong either way: 806 and 384 before); 64, 270, 806, 384
     since the faces' floor is 0.175 of the largest face (2026-11-28: five
@@ -386,7 +403,7 @@ def test_calibrated_on_any_other_photo_few_blocks_vanish_unsaid(other_calibrated
     for run in other_calibrated:
         stages.extend(run.stages)
     assert stages.objects >= 4000, stages.line()
-    assert stages.missed <= 58, stages.line()
+    assert stages.missed <= 52, stages.line()
     exact = sum(run.score.exact for run in other_calibrated)
     assert exact >= 280, f"photos exact: {exact}"
 
