@@ -671,8 +671,9 @@ def _faces_taken(geo: _Geometry, classes: np.ndarray, relit: np.ndarray, burnt: 
     lit_cells, burnt_cells = face_cells
     # Only what read as tray is taken: joined to its block's own pixels strewn over it
     # (``speckled``), a face splits into more faces lit alike than the block has.
-    faces = [f for f in faces_read_as_tray(classes, relit, lit_cells, UNPLACED * unit, SOLID * geo.unit_radius * factor,
-                                           unexplained=False, burnt=(burnt, burnt_cells), speckled=False) if f.code != UNKNOWN]
+    read = faces_read_as_tray(classes, relit, lit_cells, UNPLACED * unit, SOLID * geo.unit_radius * factor,
+                              unexplained=False, burnt=(burnt, burnt_cells), speckled=False)
+    faces = [f for f in read if f.code != UNKNOWN]
     if not faces:
         return None
     out = classes.copy()

@@ -150,7 +150,8 @@ def _could_be(classes: np.ndarray, relit: np.ndarray, table: np.ndarray, step: i
 
 def faces_read_as_tray(classes: np.ndarray, relit: np.ndarray, table: np.ndarray, min_area: float,
                        radius: float, unexplained: bool = True,
-                       burnt: tuple[np.ndarray, np.ndarray] | None = None, speckled: bool = True) -> list[Face]:
+                       burnt: tuple[np.ndarray, np.ndarray] | None = None,
+                       speckled: bool = True) -> list[Face]:
     """The faces read as tray in a class map (see the module docstring), in working pixels,
     and — with ``unexplained`` — the unexplained patches (code :data:`UNKNOWN`).
 

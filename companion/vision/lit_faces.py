@@ -104,7 +104,8 @@ def two_lit_parts(lightness: np.ndarray, mask: np.ndarray) -> bool:
 
 
 def lit_faces(lightness: np.ndarray, edges: np.ndarray, classes: np.ndarray, inside: np.ndarray,
-              codes: list[int], most: dict[int, float] | None = None) -> dict[int, list[tuple[float, float]]]:
+              codes: list[int], most: dict[int, float] | None = None
+              ) -> dict[int, list[tuple[float, float]]]:
     """The objects of one blob by its faces lit alike: per colour code, the centres of the
     faces of its fullest layer, in the crop's pixels.
 
