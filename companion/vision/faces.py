@@ -46,6 +46,7 @@ from companion.vision.classify import (AMBIGUOUS, BACKGROUND, CHROMATIC, UNKNOWN
                                        lut_index)
 from companion.vision.colors import CUBE_COLORS
 
+BESIDE_ONLY = 8  # added to a face code in the table: a face beside its colour, elsewhere explained by the tray look
 CLIPPED = 250  # 8-bit code from which a channel is at the sensor's ceiling (JPEG leaves clipping a few codes under 255)
 
 
@@ -101,13 +102,16 @@ def face_table(references: Sequence[Reference], ref_index: np.ndarray, same_hue:
     turn = np.stack([np.min([hue_turn(hue, h) for _, c, h in colours if c == code], axis=0) for code in codes])
     nearest = np.argmin(turn, axis=0)
     closest = turn[nearest, np.arange(len(lab))]
-    unexplained = np.hypot(a, b) >= coloured
+    clear = np.hypot(a, b) >= coloured
+    unexplained, explained_less = clear.copy(), np.zeros(len(lab), bool)
     for k, _, look_hue in _hues(references, tray=True):  # wood beside a yellow cube is wood
         look_turn = hue_turn(hue, look_hue)
-        unexplained &= ~((ref_index == k) & (look_turn <= same_hue) & (look_turn <= closest))
-    face = unexplained & (closest <= same_hue)
+        by_look = (ref_index == k) & (look_turn <= same_hue)
+        unexplained &= ~by_look
+        explained_less |= by_look & (look_turn > closest)
+    face = (unexplained | (clear & explained_less)) & (closest <= same_hue)
     table[unexplained] = UNKNOWN
-    table[face] = np.array(codes, np.uint8)[nearest[face]]
+    table[face] = np.array(codes, np.uint8)[nearest[face]] + np.where(unexplained[face], 0, BESIDE_ONLY)
     return table
 
 
@@ -139,12 +143,16 @@ def _could_be(classes: np.ndarray, relit: np.ndarray, table: np.ndarray, step: i
     lit = np.take(table, cells)
     lit[small != BACKGROUND] = 0
     could_be = lit
+    if (lit > UNKNOWN).any():  # faces only beside their colour: elsewhere the tray look explains them
+        could_be = np.where(lit > UNKNOWN, lit - BESIDE_ONLY, lit).astype(np.uint8)
+        lit = np.where(lit > UNKNOWN, 0, lit).astype(np.uint8)
     if burnt is not None:
         mask = cv2.resize(burnt[0].view(np.uint8), size, interpolation=cv2.INTER_NEAREST).view(bool)
-        mask &= (small == BACKGROUND) & ((lit == 0) | (lit == UNKNOWN))
-        could_be = lit.copy()
+        mask &= (small == BACKGROUND) & ((could_be == 0) | (could_be == UNKNOWN))
+        could_be = could_be.copy()
         faint = np.take(burnt[1], cells[mask])
-        could_be[mask] = np.where(faint > 0, faint, lit[mask])
+        faint = np.where(faint > UNKNOWN, faint - BESIDE_ONLY, faint)
+        could_be[mask] = np.where(faint > 0, faint, could_be[mask])
     return could_be, small, lit
 
 

@@ -8,7 +8,7 @@ import pytest
 
 from companion.vision.classify import BACKGROUND, UNKNOWN, code_of, lut_index
 from companion.vision.counting import _face_table, _face_tables, _geometry
-from companion.vision.faces import CLIPPED, burnt_face_table, burnt_pixels, face_table, faces_read_as_tray
+from companion.vision.faces import BESIDE_ONLY, CLIPPED, burnt_face_table, burnt_pixels, face_table, faces_read_as_tray
 from companion.vision.frontend import NO_HUE, PLAIN
 from companion.vision.naming import SAME_HUE
 
@@ -131,8 +131,9 @@ def _lab_to_bgr(lab: tuple[float, float, float]) -> tuple[int, int, int]:
 
 def test_a_hue_between_a_colour_and_a_wood_look_goes_to_the_nearer():
     """Wood whose hue lies within SAME_HUE of red's: a pale pixel read as that wood is red's
-    face when its hue is nearer red's than the wood's (a lit red top on a wooden desk), and wood
-    when nearer the wood's — one hue, one nearest look, not a band that belongs to both."""
+    face when its hue is nearer red's than the wood's and it touches red (a lit red top on a
+    wooden desk), and wood when nearer the wood's. Away from red it stays wood, never an
+    unexplained patch: a wooden tray under a warm light drifts towards red's hue."""
     from companion.vision.classify import Reference, build_tables
 
     rng = np.random.default_rng(3)
@@ -151,7 +152,7 @@ def test_a_hue_between_a_colour_and_a_wood_look_goes_to_the_nearer():
     near_red = np.array([[_lab_to_bgr(at(red_hue + 0.3 * (wood_hue - red_hue), 32, 175))]], np.uint8)
     near_wood = np.array([[_lab_to_bgr(at(red_hue + 0.8 * (wood_hue - red_hue), 32, 175))]], np.uint8)
     assert index[lut_index(near_red)][0, 0] == 0 and index[lut_index(near_wood)][0, 0] == 0  # both read as wood
-    assert table[lut_index(near_red)][0, 0] == RED
+    assert table[lut_index(near_red)][0, 0] == RED + BESIDE_ONLY  # a face beside red only: elsewhere wood
     assert table[lut_index(near_wood)][0, 0] == 0
 
 # A red face the lamp burnt out: its red channel at the ceiling, its chroma (about 15) under
