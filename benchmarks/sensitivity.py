@@ -123,6 +123,10 @@ CONSTANTS: tuple[tuple[str, str], ...] = (
     # outline and samples spread from the centre: see --lens.
     ("companion.vision.lens", "MIN_BARREL"),
     ("companion.vision.lens", "MIN_SPREAD"),
+    # Added 2026-11-29 too: a camera that leans. They act only where a calibration's outline
+    # is a quadrilateral whose opposite sides differ: see --lens's second table.
+    ("companion.vision.keystone", "MIN_LEAN"),
+    ("companion.vision.keystone", "CORNER_FIT"),
 )
 
 SIDES = (0.6, 1.0)  # the widths of the sides --sides counts at (RenderConditions.side_view)

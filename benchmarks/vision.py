@@ -482,7 +482,7 @@ def coloured_table(frames: int, seed: int) -> list[str]:
 
 SIDE_VIEWS = (0.0, 0.3, 0.6, 1.0)  # cube sides seen at the picture's corner (RenderConditions.side_view)
 BARRELS = (0.0, 0.05, 0.1, 0.2)  # barrel distortion (RenderConditions.barrel)
-TILTS = (0.0, 2.0, 4.0, 8.0)  # degrees the camera leans (RenderConditions.tilt)
+TILTS = (0.0, 2.0, 4.0, 8.0, 12.0)  # degrees the camera leans (RenderConditions.tilt)
 
 
 def lens_counts(frames: int, seed: int, side_view: float = 0.0, barrel: float = 0.0,

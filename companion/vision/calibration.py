@@ -40,6 +40,7 @@ from companion.vision.classify import AMBIGUOUS, BACKGROUND, CLASS_NAMES, Refere
 from companion.vision.colors import CUBE_COLORS
 from companion.vision.errors import CalibrationError, ImageReadError, ImageSizeError
 from companion.vision.frontend import class_map
+from companion.vision.keystone import Keystone, area_factor, confirmed, keystone_of
 from companion.vision.lens import MAX_BARREL, barrel_of, straight_box, straight_points, straighten
 from companion.vision.lit_faces import shows_a_side
 from companion.vision.samples import Box, Sample, box_text, core, is_round, sample_object, sample_reference
@@ -103,6 +104,15 @@ class Calibration:
     # photo's own pixels, as tapped) is of the straight picture. 0 in files written before it
     # was kept, without an outline, and where the samples showed a straight lens.
     barrel: float = 0.0
+    # The keystone of a camera that leans (see keystone): after the lens, every photo is
+    # levelled by it, so that the tray outline's corners make a rectangle. None in files written
+    # before it was kept, without an outline, and for a camera that looks straight at the tray.
+    keystone: Keystone | None = None
+
+    @property
+    def straightened(self) -> bool:
+        """Whether photos are straightened (lens) or levelled (keystone) before counting."""
+        return self.barrel > 0 or self.keystone is not None
 
     @property
     def colors(self) -> tuple[str, ...]:
@@ -154,6 +164,7 @@ class Calibration:
             "dark_colours": {c: round(v, 2) for c, v in self.dark_colours.items()},
             "side_reach": self.side_reach,
             "barrel": self.barrel,
+            "keystone": None if self.keystone is None else list(self.keystone),
         }
 
 
@@ -240,18 +251,28 @@ def calibrate(image: np.ndarray, samples: Iterable[Sample], backgrounds: Iterabl
     if roi_points is None:
         return calibration
     # A fixed camera's lens may draw the outer cubes smaller (see lens): learned from the
-    # samples' faces as measured (sides taken off), then everything learned again on the
-    # straight picture, as every frame will be counted on it.
+    # samples' faces as measured (sides taken off) — a lean's keystone, which draws the near
+    # side's cubes larger, taken out of them first (see keystone) — and a camera may lean: the
+    # outline's corners, straightened, say how. Then everything is learned again on the
+    # straight, level picture, as every frame will be counted on it.
     size = (width, height)
-    k = barrel_of(faces, [(x + w / 2, y + h / 2) for x, y, w, h in (s.box for s in calibration.samples)], size)
-    if not k:
+    centres = np.array([(x + w / 2, y + h / 2) for x, y, w, h in (s.box for s in calibration.samples)])
+    lean = keystone_of(roi_points, width)
+    levelled = np.asarray(faces) * (1.0 if lean is None else area_factor(centres, lean, width))
+    k = barrel_of(levelled, centres, size) or 0.0
+    keystone = keystone_of(straight_points(roi_points, k, size), width)
+    if keystone is not None and not confirmed(keystone, faces, straight_points(centres, k, size), width):
+        keystone = None  # the tray is no rectangle: the cubes are one size without levelling
+    if not k and keystone is None:
         return calibration
-    straight, _ = _learn(straighten(image, k), tuple(Sample(s.color, straight_box(s.box, k, size)) for s in samples),
-                         tuple(straight_box(b, k, size) for b in backgrounds),
-                         None if empty is None else straighten(empty, k),
-                         _check_roi(straight_points(roi_points, k, size), width, height), 1.0 + k)
-    return replace(straight, roi=roi_points, backgrounds=backgrounds, barrel=k, samples=tuple(
-        Sample(s.color, straight_box(s.box, k, size, inverse=True)) for s in straight.samples))
+    straight, _ = _learn(straighten(image, k, keystone),
+                         tuple(Sample(s.color, straight_box(s.box, k, size, keystone=keystone)) for s in samples),
+                         tuple(straight_box(b, k, size, keystone=keystone) for b in backgrounds),
+                         None if empty is None else straighten(empty, k, keystone),
+                         _check_roi(np.clip(straight_points(roi_points, k, size, keystone), 0, (width - 1, height - 1)),
+                                    width, height), 1.0 + k)
+    return replace(straight, roi=roi_points, backgrounds=backgrounds, barrel=k, keystone=keystone, samples=tuple(
+        Sample(s.color, straight_box(s.box, k, size, inverse=True, keystone=keystone)) for s in straight.samples))
 
 
 def _learn(image: np.ndarray, samples: tuple[Sample, ...], backgrounds: tuple[Box, ...],
@@ -484,6 +505,8 @@ def calibration_from_dict(data: object, name: str = "The calibration") -> Calibr
         dark_colours = {str(c): float(v) for c, v in data.get("dark_colours", {}).items()}
         side_reach = float(data.get("side_reach", 0.0))
         barrel = float(data.get("barrel", 0.0))
+        keystone = data.get("keystone")
+        keystone = None if keystone is None else tuple(float(v) for v in keystone)
     except (KeyError, TypeError, ValueError) as exc:
         if isinstance(exc, CalibrationError):
             raise
@@ -500,6 +523,9 @@ def calibration_from_dict(data: object, name: str = "The calibration") -> Calibr
         raise bad(f"the width of the cubes' sides must be a number from 0 to {MAX_REACH:g}")
     if not (math.isfinite(barrel) and 0 <= barrel <= MAX_BARREL):
         raise bad(f"the lens's distortion must be a number from 0 to {MAX_BARREL:g}")
+    if keystone is not None and (len(keystone) != 9 or not all(math.isfinite(v) for v in keystone)
+                                 or abs(np.linalg.det(np.reshape(keystone, (3, 3)))) < 1e-9):
+        raise bad("the camera's lean must be nine numbers of a homography that can be undone")
     if cells is not None:
         if cells.ndim != 3 or cells.shape[2] != 3 or cells.size == 0 or not np.all(np.isfinite(cells)) \
                 or cells.min() < 0 or cells.max() > 255:
@@ -523,7 +549,7 @@ def calibration_from_dict(data: object, name: str = "The calibration") -> Calibr
         raise bad(f"the tray outline is wrong ({exc})") from None
     return Calibration((w, h), roi_points, scale, references, areas, radii, tray_bgr, cells,
                        round_objects, samples, backgrounds, camera, warnings, dark, seen_from_side,
-                       dark_colours, side_reach, barrel)
+                       dark_colours, side_reach, barrel, keystone)
 
 
 def _reference_from(d, bad) -> Reference:

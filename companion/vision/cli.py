@@ -17,6 +17,8 @@ from companion.vision.colors import CUBE_COLORS
 from companion.vision.counting import count_cubes
 from companion.vision.errors import VisionError
 from companion.vision.imageio import read_image, write_image
+from companion.vision.keystone import corners, lean_of
+from companion.vision.lens import straight_points
 
 
 def _numbers(text: str, what: str) -> list[int]:
@@ -77,6 +79,11 @@ def run_calibrate(args: argparse.Namespace) -> int:
         corner = 1 - 1 / ((1 + cal.barrel) * (1 + 3 * cal.barrel))
         print(f"The lens bends the picture (barrel {cal.barrel:.2f}): a cube at the picture's corners looks "
               f"{100 * corner:.0f} % smaller than in the middle; every photo is straightened before counting "
+              "(see firmware_notes/optics.md).")
+    if cal.keystone is not None:
+        lean = lean_of(corners(straight_points(cal.roi, cal.barrel, cal.image_size)))
+        print(f"The camera leans: one side of the tray outline is {100 * lean:.0f} % longer than the side "
+              "opposite; every photo is levelled before counting. Set the camera level if you can "
               "(see firmware_notes/optics.md).")
     for warning in cal.warnings:
         print(f"warning: {warning}")

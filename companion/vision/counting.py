@@ -224,7 +224,7 @@ def _geometry(cal: Calibration, width: int, height: int, zoom: float = 1.0) -> _
         return geo
     cal_w, cal_h = cal.image_size
     # The outline as it lies in the straight picture (see lens), where every count is made.
-    outline = None if cal.roi is None else straight_points(cal.roi, cal.barrel, cal.image_size)
+    outline = None if cal.roi is None else straight_points(cal.roi, cal.barrel, cal.image_size, cal.keystone)
     if cal.roi is None:  # no outline to place: any photo, the long sides compared
         factor = max(width, height) / max(cal_w, cal_h)
     elif abs(width / cal_w - height / cal_h) > 0.02 * width / cal_w:
@@ -266,24 +266,24 @@ def _geometry(cal: Calibration, width: int, height: int, zoom: float = 1.0) -> _
     alike = tuple(sorted({(min(a.code, b.code), max(a.code, b.code)) for a, b in look_alike(cubes)}))
     reach = cal.side_reach * math.sqrt(unit_area) if roi_mask is not None else 0.0
     sides = towards_centre(roi_mask.shape, (width, height), (x0, y0), scale, reach) if reach else None
-    lens = _lens_maps(cal.barrel, (width, height), (x0, y0, x1, y1), scale) if cal.barrel else None
+    lens = _lens_maps(cal, (width, height), (x0, y0, x1, y1), scale) if cal.straightened else None
     geo = _Geometry(scale, (x0, y0, x1, y1), unit_area, unit_radius, roi_mask, refs, cells, alike, sides, lens)
     per_cal[(width, height, zoom)] = geo
     return geo
 
 
-def _lens_maps(k: float, size: tuple[int, int], crop: tuple[int, int, int, int], scale: int
+def _lens_maps(cal: Calibration, size: tuple[int, int], crop: tuple[int, int, int, int], scale: int
                ) -> tuple[tuple[int, int, int, int], np.ndarray, np.ndarray]:
-    """For a lens of barrel ``k`` (see lens) and the straight picture's ``crop`` (camera pixels of
-    a photo of ``size``) at 1/``scale``: the part of the photo it comes from (camera pixels, on
-    the working grid) and, for every working pixel of the crop, where it lies in that part
+    """For the calibration's lens and lean (see lens, keystone) and the straight picture's
+    ``crop`` (camera pixels of a photo of ``size``) at 1/``scale``: the part of the photo it
+    comes from (camera pixels, on the working grid) and, for every working pixel of the crop, where it lies in that part
     shrunk. Straightened at working resolution, a count pays a remap of a fifth of a megapixel,
     not of the whole photo."""
     x0, y0, x1, y1 = crop
     h, w = (y1 - y0) // scale, (x1 - x0) // scale
     centre = (scale - 1) / 2.0  # a working pixel's centre, in camera pixels from its corner
     xs, ys = np.meshgrid(x0 + centre + scale * np.arange(w), y0 + centre + scale * np.arange(h))
-    seen = picture_points(np.stack([xs.ravel(), ys.ravel()], axis=1), k, size)
+    seen = picture_points(np.stack([xs.ravel(), ys.ravel()], axis=1), cal.barrel, size, cal.keystone)
     sx0, sy0 = (max(0, (int(v) - 2 * scale) // scale * scale) for v in seen.min(axis=0))
     sx1, sy1 = (min(limit // scale * scale, -(-(int(v) + 2 * scale) // scale) * scale)
                 for v, limit in zip(seen.max(axis=0), size))
@@ -361,7 +361,8 @@ def count_cubes(image: np.ndarray, calibration: Calibration,
     and every position is in the photo's own pixels.
 
     The stages, each a function below — on the photo straightened first where the calibration
-    learned a lens that bends it (:func:`~companion.vision.lens.straighten`): :func:`_read_frame` (relight and classify),
+    learned a lens that bends it or a camera that leans
+    (:func:`~companion.vision.lens.straighten`): :func:`_read_frame` (relight and classify),
     :func:`_read_blobs` (objects found, unknown ones set apart), the frame's cube size
     (:func:`~companion.vision.sizing.size_factor`), for blocks seen from the side
     :func:`_faces_taken` (faces read as tray taken for their block, the blobs read again),
@@ -410,7 +411,8 @@ def count_cubes(image: np.ndarray, calibration: Calibration,
             shapes = Shapes(found.blobs, geo.unit_radius)
     counted, crumbs, waists = _count_blobs(geo, found, shapes, factor, unit, calibration.round_objects, classes, relit)
     if calibration.seen_from_side:  # blocks by their faces lit alike, not their area
-        counted = _by_lit_faces(geo, straighten(image, calibration.barrel), classes, found, counted, unit)
+        counted = _by_lit_faces(geo, straighten(image, calibration.barrel, calibration.keystone), classes, found,
+                                counted, unit)
     cubes, doubts = _report(geo, found, counted, crumbs, waists, unit, guessed, classes,
                             None if taken is None else taken.colours(found.blobs, relit))
     # The cubes' sides the lens sees are not tray that looks like a face: judged as read.
@@ -423,22 +425,25 @@ def count_cubes(image: np.ndarray, calibration: Calibration,
         sure[c.color] = min(sure.get(c.color, 1.0), c.confidence)
     doubtful = tuple(d for _, d in sorted(doubts, key=lambda item: item[0]))
     unknown_boxes = tuple(found.unknown_boxes)
-    if calibration.barrel:  # where the photo itself shows them
-        cubes, unknown_boxes, doubtful = _in_photo(calibration.barrel, image.shape[1::-1], cubes, unknown_boxes,
+    if calibration.straightened:  # where the photo itself shows them
+        cubes, unknown_boxes, doubtful = _in_photo(calibration, image.shape[1::-1], cubes, unknown_boxes,
                                                    doubtful)
     ms = (time.perf_counter() - start) * 1000.0
     return TrayCount(counts, tuple(cubes), len(unknown_boxes), ms, unknown_boxes, sure, doubtful, factor * zoom)
 
 
-def _in_photo(k: float, size: tuple[int, int], cubes: Sequence[CubeDetection],
+def _in_photo(cal: Calibration, size: tuple[int, int], cubes: Sequence[CubeDetection],
               unknown_boxes: tuple[tuple[int, int, int, int], ...], doubtful: tuple[Doubt, ...]):
     """The cubes, unknown boxes and doubts of a count on the straight picture, moved to where
     the photo of ``size`` shows them (see lens)."""
     def moved(item):
-        (x, y), = picture_points(np.array([(item.x, item.y)]), k, size)
-        return replace(item, x=float(x), y=float(y), bbox=straight_box(item.bbox, k, size, inverse=True))
+        (x, y), = picture_points(np.array([(item.x, item.y)]), cal.barrel, size, cal.keystone)
+        return replace(item, x=float(x), y=float(y), bbox=box(item.bbox))
 
-    return ([moved(c) for c in cubes], tuple(straight_box(b, k, size, inverse=True) for b in unknown_boxes),
+    def box(b):
+        return straight_box(b, cal.barrel, size, inverse=True, keystone=cal.keystone)
+
+    return ([moved(c) for c in cubes], tuple(box(b) for b in unknown_boxes),
             tuple(moved(d) for d in doubtful))
 
 

@@ -12,6 +12,9 @@ distortion-free picture, scaled by ``1 / (1 + k)`` so that it keeps the photo's 
 photo's corners stay its corners: every cube is drawn at one size there (the corner's, across
 the radius), and the tray's straight sides are straight.
 
+A camera that also leans is levelled in the same step (:mod:`~companion.vision.keystone`):
+each function here takes the calibration's ``keystone`` too, applied after the lens.
+
 Guarantees: :func:`straight_points` and :func:`picture_points` are each other's inverse
 (within a hundredth of a pixel); ``k`` 0 changes nothing; everything depends on the photo's size
 only through its centre and half-diagonal, so any resolution of one camera straightens alike.
@@ -25,6 +28,8 @@ from collections.abc import Sequence
 
 import cv2
 import numpy as np
+
+from companion.vision.keystone import Keystone, level_points
 
 MIN_BARREL = 0.05  # below this the lens is taken as straight: its smallest cubes lose 7 % of area at most
 MAX_BARREL = 0.5  # a fish-eye beyond this is refused at calibration
@@ -46,16 +51,21 @@ def _from_centre(points: np.ndarray, size: tuple[int, int]) -> tuple[np.ndarray,
     return points, centre, np.hypot(points[:, 0] - cx, points[:, 1] - cy) / half
 
 
-def straight_points(points: np.ndarray, k: float, size: tuple[int, int]) -> np.ndarray:
-    """N×2 points of the photo (``size`` = width, height) → the straight picture."""
+def straight_points(points: np.ndarray, k: float, size: tuple[int, int],
+                    keystone: Keystone | None = None) -> np.ndarray:
+    """N×2 points of the photo (``size`` = width, height) → the straight picture (levelled by
+    ``keystone`` too, where the camera leans: see keystone)."""
     points, centre, r = _from_centre(points, size)
-    if k <= 0:
-        return points
-    return centre + (points - centre) * ((1.0 + k * r * r) / (1.0 + k))[:, None]
+    if k > 0:
+        points = centre + (points - centre) * ((1.0 + k * r * r) / (1.0 + k))[:, None]
+    return points if keystone is None else level_points(points, keystone, size[0])
 
 
-def picture_points(points: np.ndarray, k: float, size: tuple[int, int]) -> np.ndarray:
-    """N×2 points of the straight picture → where the photo shows them."""
+def picture_points(points: np.ndarray, k: float, size: tuple[int, int],
+                   keystone: Keystone | None = None) -> np.ndarray:
+    """N×2 points of the straight picture (levelled by ``keystone``) → where the photo shows them."""
+    if keystone is not None:
+        points = level_points(points, keystone, size[0], inverse=True)
     points, centre, straight = _from_centre(points, size)
     if k <= 0:
         return points
@@ -67,12 +77,13 @@ def picture_points(points: np.ndarray, k: float, size: tuple[int, int]) -> np.nd
     return centre + (points - centre) * shrink[:, None]
 
 
-def straight_box(box: Sequence[int], k: float, size: tuple[int, int], inverse: bool = False) -> tuple[int, int, int, int]:
+def straight_box(box: Sequence[int], k: float, size: tuple[int, int], inverse: bool = False,
+                 keystone: Keystone | None = None) -> tuple[int, int, int, int]:
     """A box (x, y, w, h) of the photo → the box around its corners and sides' middles in the
     straight picture (``inverse``: the other way), cut to the picture."""
     x, y, w, h = box
     outline = np.array([(x + w * i / 2, y + h * j / 2) for i in range(3) for j in range(3) if (i, j) != (1, 1)])
-    moved = (picture_points if inverse else straight_points)(outline, k, size)
+    moved = (picture_points if inverse else straight_points)(outline, k, size, keystone)
     width, height = size
     x0, y0 = (max(0, int(math.floor(v))) for v in moved.min(axis=0))
     x1, y1 = (int(math.ceil(v)) for v in moved.max(axis=0))
@@ -80,20 +91,21 @@ def straight_box(box: Sequence[int], k: float, size: tuple[int, int], inverse: b
 
 
 @functools.lru_cache(maxsize=2)  # about 7 MB each at 1280 × 960: a calibration needs one
-def _maps(k: float, width: int, height: int) -> tuple[np.ndarray, np.ndarray]:
+def _maps(k: float, width: int, height: int, keystone: Keystone | None) -> tuple[np.ndarray, np.ndarray]:
     xs, ys = np.meshgrid(np.arange(width, dtype=np.float64), np.arange(height, dtype=np.float64))
-    seen = picture_points(np.stack([xs.ravel(), ys.ravel()], axis=1), k, (width, height))
+    seen = picture_points(np.stack([xs.ravel(), ys.ravel()], axis=1), k, (width, height), keystone)
     return cv2.convertMaps(seen[:, 0].reshape(height, width).astype(np.float32),
                            seen[:, 1].reshape(height, width).astype(np.float32), cv2.CV_16SC2)
 
 
-def straighten(image: np.ndarray, k: float) -> np.ndarray:
-    """The straight picture of a photo (same size); the photo itself when ``k`` is 0. The maps
-    are made once per coefficient and size."""
-    if k <= 0:
+def straighten(image: np.ndarray, k: float, keystone: Keystone | None = None) -> np.ndarray:
+    """The straight picture of a photo (same size), levelled by ``keystone`` too; the photo
+    itself when ``k`` is 0 and there is no keystone. The maps are made once per coefficient,
+    keystone and size."""
+    if k <= 0 and keystone is None:
         return image
     height, width = image.shape[:2]
-    first, second = _maps(float(k), width, height)
+    first, second = _maps(float(k), width, height, keystone)
     return cv2.remap(image, first, second, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
 
 

@@ -148,3 +148,13 @@ def test_calibrate_says_how_much_the_lens_bends_the_picture(tmp_path, capsys):
     assert smaller == round(100 * (1 - 1 / ((1 + kept["barrel"]) * (1 + 3 * kept["barrel"]))))
     out, kept = _calibrate_rendered(tmp_path, capsys, RenderConditions())
     assert "lens bends" not in out and kept["barrel"] == 0.0
+
+
+def test_calibrate_says_the_camera_leans(tmp_path, capsys):
+    """The renderer's camera turned 8°: the tool says by how much one side of the outline is
+    longer than the other, and the file keeps the keystone; a level camera hears nothing of it."""
+    out, kept = _calibrate_rendered(tmp_path, capsys, RenderConditions(tilt=8.0))
+    longer = int(out.split("one side of the tray outline is ")[1].split()[0])
+    assert 10 <= longer <= 20 and kept["keystone"] is not None
+    out, kept = _calibrate_rendered(tmp_path, capsys, RenderConditions())
+    assert "camera leans" not in out and kept["keystone"] is None
