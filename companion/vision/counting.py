@@ -276,9 +276,9 @@ def _lens_maps(cal: Calibration, size: tuple[int, int], crop: tuple[int, int, in
                ) -> tuple[tuple[int, int, int, int], np.ndarray, np.ndarray]:
     """For the calibration's lens and lean (see lens, keystone) and the straight picture's
     ``crop`` (camera pixels of a photo of ``size``) at 1/``scale``: the part of the photo it
-    comes from (camera pixels, on the working grid) and, for every working pixel of the crop, where it lies in that part
-    shrunk. Straightened at working resolution, a count pays a remap of a fifth of a megapixel,
-    not of the whole photo."""
+    comes from (camera pixels, on the working grid) and, for every working pixel of the crop,
+    where it lies in that part shrunk. Straightened at working resolution, a count pays a remap
+    of a fifth of a megapixel, not of the whole photo."""
     x0, y0, x1, y1 = crop
     h, w = (y1 - y0) // scale, (x1 - x0) // scale
     centre = (scale - 1) / 2.0  # a working pixel's centre, in camera pixels from its corner
