@@ -143,9 +143,10 @@ def _could_be(classes: np.ndarray, relit: np.ndarray, table: np.ndarray, step: i
     lit = np.take(table, cells)
     lit[small != BACKGROUND] = 0
     could_be = lit
-    if (lit > UNKNOWN).any():  # faces only beside their colour: elsewhere the tray look explains them
-        could_be = np.where(lit > UNKNOWN, lit - BESIDE_ONLY, lit).astype(np.uint8)
-        lit = np.where(lit > UNKNOWN, 0, lit).astype(np.uint8)
+    beside_only = lit > UNKNOWN  # faces only beside their colour: elsewhere the tray look explains them
+    if beside_only.any():
+        could_be = np.where(beside_only, lit - BESIDE_ONLY, lit).astype(np.uint8)
+        lit = np.where(beside_only, 0, lit).astype(np.uint8)
     if burnt is not None:
         mask = cv2.resize(burnt[0].view(np.uint8), size, interpolation=cv2.INTER_NEAREST).view(bool)
         mask &= (small == BACKGROUND) & ((could_be == 0) | (could_be == UNKNOWN))

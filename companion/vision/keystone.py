@@ -54,10 +54,15 @@ def corners(outline: Sequence[Sequence[float]]) -> np.ndarray | None:
     return quad[order]
 
 
+def _sides(quad: np.ndarray) -> tuple[float, float, float, float]:
+    """The lengths of a quadrilateral's top, right, bottom and left sides (corners as :func:`corners`)."""
+    return tuple(float(np.linalg.norm(quad[(i + 1) % 4] - quad[i])) for i in range(4))
+
+
 def lean_of(quad: np.ndarray) -> float:
     """How far a quadrilateral's opposite sides differ in length, over their mean (0: a
     parallelogram, as a level camera shows a rectangle)."""
-    top, right, bottom, left = (float(np.linalg.norm(quad[(i + 1) % 4] - quad[i])) for i in range(4))
+    top, right, bottom, left = _sides(quad)
     return max(abs(top - bottom) / ((top + bottom) / 2), abs(left - right) / ((left + right) / 2))
 
 
@@ -69,7 +74,7 @@ def keystone_of(outline: Sequence[Sequence[float]] | None, width: int) -> Keysto
     if quad is None or lean_of(quad) < MIN_LEAN:
         return None
     quad = quad / width
-    top, right, bottom, left = (float(np.linalg.norm(quad[(i + 1) % 4] - quad[i])) for i in range(4))
+    top, right, bottom, left = _sides(quad)
     w, h = (top + bottom) / 2, (left + right) / 2
     cx, cy = quad.mean(axis=0)
     level = np.array([(cx - w / 2, cy - h / 2), (cx + w / 2, cy - h / 2), (cx + w / 2, cy + h / 2),
