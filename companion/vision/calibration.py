@@ -355,11 +355,28 @@ def _learn(image: np.ndarray, samples: tuple[Sample, ...], backgrounds: tuple[Bo
     # Round objects are split at their waists; blocks seen from the side are counted by their
     # faces lit alike (a sample showing a top and a side says the camera looks from the side,
     # unless the sides are the ones a lens under the tray sees, towards the picture's centre).
-    seen_from_side = not round_objects and not reach and any(
-        shows_a_side(image[y:y + h, x:x + w], mask) for (x, y, w, h), mask in zip((s.box for s in samples), masks))
+    # Asked of each sample as boxed and as the counter sees it: a box drawn tight round a
+    # block's top leaves its side out, the blob of its colour does not.
+    seen_from_side = not round_objects and not reach and (
+        any(shows_a_side(image[y:y + h, x:x + w], mask) for (x, y, w, h), mask in zip((s.box for s in samples), masks))
+        or any(shows_a_side(*_whole_object(image, blobs, classes, s, best, scale)) for s, (best, *_) in zip(samples, own)))
     return Calibration((width, height), roi_points, scale, references, cube_area, cube_radius,
                        tray_bgr, cells, round_objects, samples, backgrounds, {}, tuple(warnings), dark,
                        seen_from_side, dark_colours, reach), faces
+
+
+def _whole_object(image: np.ndarray, blobs: Blobs, classes: np.ndarray, sample: Sample, label: int,
+                  scale: int) -> tuple[np.ndarray, np.ndarray]:
+    """The camera-resolution crop of ``sample``'s blob (``label``, :func:`_own_blob`) and the
+    mask of its pixels of the sample's colour there, the blob's enlarged edge (part tray) left
+    out: the object as the counter sees it, whatever box a person drew round it."""
+    code = code_of(sample.color)
+    x, y, w, h = (int(v) for v in blobs.stats[label, :4])
+    part = classes[y:y + h, x:x + w]
+    mine = (blobs.labels[y:y + h, x:x + w] == label) & ((part == code) | (part == code + AMBIGUOUS))
+    crop = image[y * scale:(y + h) * scale, x * scale:(x + w) * scale]
+    mask = cv2.resize(mine.view(np.uint8), (crop.shape[1], crop.shape[0]), interpolation=cv2.INTER_NEAREST)
+    return crop, cv2.erode(mask, np.ones((2 * scale + 1, 2 * scale + 1), np.uint8)) > 0
 
 
 def _own_blob(blobs: Blobs, classes: np.ndarray, sample: Sample, scale: int

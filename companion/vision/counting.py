@@ -101,7 +101,7 @@ from companion.vision.errors import ImageSizeError
 from companion.vision.faces import burnt_face_table, burnt_pixels, face_table, faces_read_as_tray
 from companion.vision.frontend import NO_HUE, PLAIN, class_map
 from companion.vision.lens import picture_points, straight_box, straight_points, straighten
-from companion.vision.lit_faces import FACE_AREA, lightness_edges, lit_faces
+from companion.vision.lit_faces import FACE_AREA, lightness_edges, lit_faces, shows_a_side
 from companion.vision.naming import NO_SUCH_COLOUR, SAME_HUE, colour_doubts, name_by_margin, shade_of_its_colour
 from companion.vision.perspective import drop_sides, towards_centre
 from companion.vision.placing import cube_centres, place_objects
@@ -111,6 +111,9 @@ from companion.vision.tray import look_alike
 
 MIN_FRACTION = 0.5  # less than half a cube's area of a colour in a blob is a rim, not a cube
 UNKNOWN_SHARE = 0.5  # a blob is unknown when at least this share of it has no known colour
+# Objects of a frame that show a top and a side before a free camera calibrated from above is
+# taken to see this frame from the side (one may be a cube crossed by a hard shadow).
+SIDE_WITNESSES = 2
 SIZE_DOUBT = 0.3  # a cluster ratio this far from a whole number is doubtful
 UNPLACED = 0.3  # a colour with this share of an object of its own pixels and no place is doubtful
 CORE_DEPTH = 0.65  # of a cube's radius: deeper than this is a cube's core (see segment.cores)
@@ -364,7 +367,8 @@ def count_cubes(image: np.ndarray, calibration: Calibration,
     learned a lens that bends it or a camera that leans
     (:func:`~companion.vision.lens.straighten`): :func:`_read_frame` (relight and classify),
     :func:`_read_blobs` (objects found, unknown ones set apart), the frame's cube size
-    (:func:`~companion.vision.sizing.size_factor`), for blocks seen from the side
+    (:func:`~companion.vision.sizing.size_factor`), for blocks seen from the side (the
+    calibration's samples showed it, or, for a free camera, :func:`_shows_sides`)
     :func:`_faces_taken` (faces read as tray taken for their block, the blobs read again),
     :func:`_count_blobs` (how many objects each
     blob holds, and where; for blocks seen from the side :func:`_by_lit_faces`),
@@ -402,15 +406,17 @@ def count_cubes(image: np.ndarray, calibration: Calibration,
             shapes, (factor, _, _) = _frame_size(geo, found, classes)
             guessed = True  # the calibration's size did not hold: every count rests on this frame's guess
     unit = geo.unit_area * factor * factor  # one cube's area in this frame, working pixels
+    from_side = calibration.seen_from_side or (
+        geo.roi_mask is None and not calibration.round_objects and _shows_sides(geo, image, classes, found, unit))
     taken = None
-    if calibration.seen_from_side:  # a face read as tray beside its block is part of it
+    if from_side:  # a face read as tray beside its block is part of it
         taken = _faces_taken(geo, classes, relit, burnt, face_cells, unit, factor)
         if taken is not None:
             classes = taken.classes
             found = _read_blobs(geo, classes, relit)
             shapes = Shapes(found.blobs, geo.unit_radius)
     counted, crumbs, waists = _count_blobs(geo, found, shapes, factor, unit, calibration.round_objects, classes, relit)
-    if calibration.seen_from_side:  # blocks by their faces lit alike, not their area
+    if from_side:  # blocks by their faces lit alike, not their area
         counted = _by_lit_faces(geo, straighten(image, calibration.barrel, calibration.keystone), classes, found,
                                 counted, unit)
     cubes, doubts = _report(geo, found, counted, crumbs, waists, unit, guessed, classes,
@@ -615,6 +621,38 @@ def _count_blobs(geo: _Geometry, found: _BlobReading, shapes: Shapes, factor: fl
         counted.append((int(label), ratio, n, place_objects(found.blobs, classes, relit, geo.colour_refs, int(label),
                                                             votes, n, not round_objects, sure), by_shape))
     return counted, crumbs, waists
+
+
+def _shows_sides(geo: _Geometry, image: np.ndarray, classes: np.ndarray, found: _BlobReading, unit: float) -> bool:
+    """Whether :data:`SIDE_WITNESSES` objects of this frame show a top and a side lit
+    differently — two faces an edge cuts apart, more than ``LIT`` apart
+    (:func:`~companion.vision.lit_faces.shows_a_side` without its lightness split, which a
+    cube's shaded rim also passes): a free camera may photograph from the side though its
+    calibration photo was taken from above. One is no proof: a hard shadow across a cube cuts
+    it into a bright and a dark face as well. Each colour of each blob with a cube's area of
+    its pixels is asked, at the camera's resolution, until enough have shown a side."""
+    s, (x0, y0) = geo.scale, geo.crop[:2]
+    colour_pixels = found.colour_pixels
+    margin = np.ones((2 * s + 1, 2 * s + 1), np.uint8)  # the enlarged blob's edge is part tray (_by_lit_faces)
+    witnesses = 0
+    for label in range(1, found.blobs.count):
+        codes = [int(c) + 1 for c in np.flatnonzero(colour_pixels[label] >= unit)]
+        if not codes:
+            continue
+        bx, by, bw, bh = (int(v) for v in found.blobs.stats[label, :4])
+        crop = image[y0 + by * s:y0 + (by + bh) * s, x0 + bx * s:x0 + (bx + bw) * s]
+        size = (crop.shape[1], crop.shape[0])
+        mine = found.blobs.labels[by:by + bh, bx:bx + bw] == label
+        part = classes[by:by + bh, bx:bx + bw]
+        for code in codes:
+            mask = (mine & ((part == code) | (part == code + AMBIGUOUS))).view(np.uint8)
+            mask = cv2.erode(cv2.resize(mask, size, interpolation=cv2.INTER_NEAREST), margin) > 0
+            if shows_a_side(crop, mask, split=False):
+                witnesses += 1
+                if witnesses >= SIDE_WITNESSES:
+                    return True
+                break  # one blob is one witness, however many of its colours show a side
+    return False
 
 
 def _by_lit_faces(geo: _Geometry, image: np.ndarray, classes: np.ndarray, found: _BlobReading, counted: list,

@@ -67,17 +67,20 @@ def faces(lightness: np.ndarray, edges: np.ndarray, mask: np.ndarray) -> tuple[l
     return light, [(float(centres[k][0]), float(centres[k][1])) for k in keep]
 
 
-def shows_a_side(image: np.ndarray, mask: np.ndarray) -> bool:
+def shows_a_side(image: np.ndarray, mask: np.ndarray, split: bool = True) -> bool:
     """Whether a sample object (``mask`` over the ``image`` crop of its box) shows two faces
     lit differently — a top and a side: the camera sees it from the side.
 
     Two witnesses, either enough: the faces the edges cut (:func:`faces`), and the object's
     lightness split in two (:func:`two_lit_parts`). The edges alone hang on one closed line:
     where the edge between top and side breaks for a few pixels, the two join into one face,
-    and a whole calibration would count as from below. The split needs no closed line."""
+    and a whole calibration would count as from below. The split needs no closed line.
+    Without ``split`` only the edges speak: asked of every object of a frame rather than of
+    a sample a person chose, the split also takes a cube's shaded rim, or a soft shadow
+    between two touching cubes, for a side (the renderer's cubes seen from below)."""
     lightness, edges = lightness_edges(image)
     light, _ = faces(lightness, edges, mask)
-    return (len(light) > 1 and max(light) - min(light) > LIT) or two_lit_parts(lightness, mask)
+    return (len(light) > 1 and max(light) - min(light) > LIT) or (split and two_lit_parts(lightness, mask))
 
 
 def two_lit_parts(lightness: np.ndarray, mask: np.ndarray) -> bool:

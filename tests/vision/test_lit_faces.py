@@ -211,6 +211,57 @@ def test_blocks_seen_from_the_side_are_counted_by_their_lit_faces_not_their_area
     assert count_cubes(frame, replace(calibration, seen_from_side=False)).counts == {"red": 2}
 
 
+SHADED = tuple(int(0.6 * v) for v in TOP)  # a side in the shade the counter still names red (×0.6)
+
+
+def _shaded_block(image: np.ndarray, x: int, y: int, top: int, side: int) -> None:
+    """A red block seen from the side whose side is lit as a shade of its top's red."""
+    cv2.rectangle(image, (x, y), (x + 39, y + top - 1), TOP, -1)
+    cv2.rectangle(image, (x, y + top), (x + 39, y + top + side - 1), SHADED, -1)
+
+
+def test_a_box_drawn_tight_round_a_blocks_top_still_sees_its_side():
+    """The box holds the top and two rows of the side; the block as the counter sees it (its
+    colour's blob) holds the whole side."""
+    photo = np.full((300, 400, 3), DESK, np.uint8)
+    _shaded_block(photo, 180, 110, 20, 40)
+    x, y, w, h = box = (176, 106, 48, 26)
+    assert not shows_a_side(photo[y:y + h, x:x + w], np.ones((h, w), bool) & (photo[y:y + h, x:x + w] != DESK).any(axis=2))
+    assert calibrate(photo, [Sample("red", box)]).seen_from_side
+
+
+def _row_of_shaded_blocks(frame: np.ndarray) -> None:
+    """Three blocks side by side seen from the side (tops 20 high, sides 12), a dark seam
+    between each two: one blob."""
+    for k in range(3):
+        _shaded_block(frame, 60 + k * 42, 120, 20, 12)
+        if k:
+            cv2.rectangle(frame, (60 + k * 42 - 2, 120), (60 + k * 42 - 1, 151), SEAM, -1)
+
+
+def test_a_free_camera_calibrated_from_above_counts_a_frame_seen_from_the_side_by_its_faces(monkeypatch):
+    """Calibrated on a cube seen from above, without an outline (a phone, a robot arm: the
+    next photo may be taken from anywhere). A frame where two objects show a top and a side is
+    seen from the side: each lit top is a block. One object alone is no proof (a hard shadow
+    across a cube splits it as well): that frame is counted by area, as from above."""
+    from companion.vision import counting
+
+    above = np.full((300, 400, 3), DESK, np.uint8)
+    cv2.rectangle(above, (180, 130), (219, 169), TOP, -1)
+    calibration = calibrate(above, [Sample("red", (160, 110, 80, 80))])
+    assert not calibration.seen_from_side and calibration.roi is None
+    frame = np.full((300, 400, 3), DESK, np.uint8)
+    _row_of_shaded_blocks(frame)
+    _shaded_block(frame, 250, 200, 20, 20)
+    assert count_cubes(frame, calibration).counts == {"red": 4}
+    row = np.full((300, 400, 3), DESK, np.uint8)
+    _row_of_shaded_blocks(row)
+    by_area = count_cubes(row, calibration)
+    assert by_area.counts != {"red": 3} and any(d.reason == "size" for d in by_area.doubtful)
+    monkeypatch.setattr(counting, "SIDE_WITNESSES", 1)
+    assert count_cubes(row, calibration).counts == {"red": 3}
+
+
 def test_cubes_seen_from_below_are_not_seen_from_the_side(calibration):
     """The renderer's tray photographed from below (the tower's camera): one face per cube, so
     the count stays by area (touching dark cubes show no edge between them)."""

@@ -371,19 +371,23 @@ def test_photos_taken_at_an_angle_calibrate_as_seen_from_the_side(other_calibrat
     calibrations (`152838`, `152844`, `153028`, `153030`, `153033`: their samples' second
     faces are 0.18 to 0.23 of the first) were taken for a camera from below and counted by
     area: 9, 9, 9, 2 and 0 photos exact of 31. At 0.175 they see the side: 21, 21, 19, 10,
-    11. Three photos whose samples show no second face of note (under 0.07) stay "from
-    below"; the synthetic cubes seen from below show none over 0.01
-    (tests/benchmarks/test_synthetic.py)."""
+    11. Two photos whose samples show no second face of note (under 0.07) stay "from
+    below" (`152840`, `152842`: blocks seen nearly from above); `153002` sees the side since
+    each sample is also asked as the counter sees it — its yellow sample's blob shows the
+    side its box does not (2026-11-29). The synthetic cubes seen from below show no
+    second face over 0.01 (tests/benchmarks/test_synthetic.py)."""
     calibrated = [run for run in other_calibrated if run.calibration is not None]
     below = [run.photo for run in calibrated if not run.calibration.seen_from_side]
-    assert len(below) <= 3, below
+    assert len(below) <= 2, below
 
 
 @needs_blocks
 def test_calibrated_on_any_other_photo_few_blocks_vanish_unsaid(other_calibrated):
     """Every other photo counted with each of those calibrations. Measured: 47 of 4 348
-    blocks missed without a flag, 288 of 620 photos exact, 766 blocks miscounted, 359 counted
-    where none lies, since a face strewn with its colour's pixels is said whole and a colour's
+    blocks missed without a flag, 303 of 620 photos exact, 574 blocks miscounted, 174 counted
+    where none lies, since a sample is asked for its side as the counter sees it and a free
+    camera's frame with two objects showing a side is seen from the side (2026-11-29); 47,
+    288, 766 and 359 since a face strewn with its colour's pixels is said whole and a colour's
     lit faces are no more than its pixels make blocks (2026-11-29); 53, 286, 782 and 390 since a hue within SAME_HUE of both a desk look and a colour is a face of
     the colour when nearer its hue (2026-11-29); 64, 270, 809 and 391 since a tray look as photographed allows no deeper shade of itself
     (2026-11-28; two counts changed, wrong either way: 806 and 384 before); 64, 270, 806, 384
@@ -405,7 +409,9 @@ def test_calibrated_on_any_other_photo_few_blocks_vanish_unsaid(other_calibrated
     assert stages.objects >= 4000, stages.line()
     assert stages.missed <= 52, stages.line()
     exact = sum(run.score.exact for run in other_calibrated)
-    assert exact >= 280, f"photos exact: {exact}"
+    assert exact >= 295, f"photos exact: {exact}"
+    miscounted = sum(run.score.miscounted for run in other_calibrated)
+    assert miscounted <= 620, f"blocks miscounted: {miscounted}"
 
 
 @needs_blocks
