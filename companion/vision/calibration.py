@@ -36,13 +36,14 @@ import numpy as np
 
 from companion.vision import light
 from companion.vision.black_level import dark_levels
-from companion.vision.classify import AMBIGUOUS, BACKGROUND, CLASS_NAMES, Reference, classify, code_of, full_tables
+from companion.vision.classify import (AMBIGUOUS, BACKGROUND, CLASS_NAMES, Reference, classify, code_of, full_tables,
+                                       of_colour)
 from companion.vision.colors import CUBE_COLORS
 from companion.vision.errors import CalibrationError, ImageReadError, ImageSizeError
 from companion.vision.frontend import class_map
 from companion.vision.keystone import Keystone, area_factor, confirmed, keystone_of
 from companion.vision.lens import MAX_BARREL, barrel_of, straight_box, straight_points, straighten
-from companion.vision.lit_faces import shows_a_side
+from companion.vision.lit_faces import enlarged, shows_a_side
 from companion.vision.samples import Box, Sample, box_text, core, is_round, sample_object, sample_reference
 from companion.vision.perspective import MAX_REACH, MIN_OFF_CENTRE, band_of, drop_sides, side_reach, towards_centre
 from companion.vision.segment import N_CLASSES, Blobs, find_blobs
@@ -357,9 +358,10 @@ def _learn(image: np.ndarray, samples: tuple[Sample, ...], backgrounds: tuple[Bo
     # unless the sides are the ones a lens under the tray sees, towards the picture's centre).
     # Asked of each sample as boxed and as the counter sees it: a box drawn tight round a
     # block's top leaves its side out, the blob of its colour does not.
+    boxed = ((image[y:y + h, x:x + w], mask) for (x, y, w, h), mask in zip((s.box for s in samples), masks))
+    whole = (_whole_object(image, blobs, classes, s, best, scale) for s, (best, *_) in zip(samples, own))
     seen_from_side = not round_objects and not reach and (
-        any(shows_a_side(image[y:y + h, x:x + w], mask) for (x, y, w, h), mask in zip((s.box for s in samples), masks))
-        or any(shows_a_side(*_whole_object(image, blobs, classes, s, best, scale)) for s, (best, *_) in zip(samples, own)))
+        any(shows_a_side(crop, mask) for crop, mask in boxed) or any(shows_a_side(crop, mask) for crop, mask in whole))
     return Calibration((width, height), roi_points, scale, references, cube_area, cube_radius,
                        tray_bgr, cells, round_objects, samples, backgrounds, {}, tuple(warnings), dark,
                        seen_from_side, dark_colours, reach), faces
@@ -370,13 +372,10 @@ def _whole_object(image: np.ndarray, blobs: Blobs, classes: np.ndarray, sample: 
     """The camera-resolution crop of ``sample``'s blob (``label``, :func:`_own_blob`) and the
     mask of its pixels of the sample's colour there, the blob's enlarged edge (part tray) left
     out: the object as the counter sees it, whatever box a person drew round it."""
-    code = code_of(sample.color)
     x, y, w, h = (int(v) for v in blobs.stats[label, :4])
-    part = classes[y:y + h, x:x + w]
-    mine = (blobs.labels[y:y + h, x:x + w] == label) & ((part == code) | (part == code + AMBIGUOUS))
+    mine = (blobs.labels[y:y + h, x:x + w] == label) & of_colour(classes[y:y + h, x:x + w], code_of(sample.color))
     crop = image[y * scale:(y + h) * scale, x * scale:(x + w) * scale]
-    mask = cv2.resize(mine.view(np.uint8), (crop.shape[1], crop.shape[0]), interpolation=cv2.INTER_NEAREST)
-    return crop, cv2.erode(mask, np.ones((2 * scale + 1, 2 * scale + 1), np.uint8)) > 0
+    return crop, enlarged(mine, (crop.shape[1], crop.shape[0]), scale)
 
 
 def _own_blob(blobs: Blobs, classes: np.ndarray, sample: Sample, scale: int

@@ -219,6 +219,11 @@ def lut_index(image: np.ndarray) -> np.ndarray:
     return idx
 
 
+def of_colour(classes: np.ndarray, code: int) -> np.ndarray:
+    """Where a class map names colour ``code``, sure or ambiguous (bool, the map's shape)."""
+    return (classes == code) | (classes == code + AMBIGUOUS)
+
+
 def pixels_of(classes: np.ndarray, codes: Sequence[int]) -> tuple[np.ndarray, np.ndarray]:
     """Rows and columns of the pixels of a class map that hold one of ``codes`` (empty arrays
     when none does). One table lookup and OpenCV's gathering of non-zero pixels: a comparison

@@ -95,13 +95,13 @@ import numpy as np
 from companion.vision import light
 from companion.vision.black_level import dark_levels, lift_of, remove_lift
 from companion.vision.calibration import WORKING_SIDE, Calibration, check_empty, check_image
-from companion.vision.classify import AMBIGUOUS, BACKGROUND, UNKNOWN
+from companion.vision.classify import AMBIGUOUS, BACKGROUND, UNKNOWN, of_colour
 from companion.vision.colors import CUBE_COLORS
 from companion.vision.errors import ImageSizeError
 from companion.vision.faces import burnt_face_table, burnt_pixels, face_table, faces_read_as_tray
 from companion.vision.frontend import NO_HUE, PLAIN, class_map
 from companion.vision.lens import picture_points, straight_box, straight_points, straighten
-from companion.vision.lit_faces import FACE_AREA, lightness_edges, lit_faces, shows_a_side
+from companion.vision.lit_faces import FACE_AREA, enlarged, lightness_edges, lit_faces, shows_a_side
 from companion.vision.naming import NO_SUCH_COLOUR, SAME_HUE, colour_doubts, name_by_margin, shade_of_its_colour
 from companion.vision.perspective import drop_sides, towards_centre
 from companion.vision.placing import cube_centres, place_objects
@@ -623,6 +623,14 @@ def _count_blobs(geo: _Geometry, found: _BlobReading, shapes: Shapes, factor: fl
     return counted, crumbs, waists
 
 
+def _camera_crop(geo: _Geometry, image: np.ndarray, blobs: Blobs, label: int
+                 ) -> tuple[np.ndarray, tuple[int, int, int, int]]:
+    """The camera-resolution crop of blob ``label``'s bounding box, and that box (working pixels)."""
+    s, (x0, y0) = geo.scale, geo.crop[:2]
+    bx, by, bw, bh = (int(v) for v in blobs.stats[label, :4])
+    return image[y0 + by * s:y0 + (by + bh) * s, x0 + bx * s:x0 + (bx + bw) * s], (bx, by, bw, bh)
+
+
 def _shows_sides(geo: _Geometry, image: np.ndarray, classes: np.ndarray, found: _BlobReading, unit: float) -> bool:
     """Whether :data:`SIDE_WITNESSES` objects of this frame show a top and a side lit
     differently — two faces an edge cuts apart, more than ``LIT`` apart
@@ -631,23 +639,17 @@ def _shows_sides(geo: _Geometry, image: np.ndarray, classes: np.ndarray, found: 
     calibration photo was taken from above. One is no proof: a hard shadow across a cube cuts
     it into a bright and a dark face as well. Each colour of each blob with a cube's area of
     its pixels is asked, at the camera's resolution, until enough have shown a side."""
-    s, (x0, y0) = geo.scale, geo.crop[:2]
     colour_pixels = found.colour_pixels
-    margin = np.ones((2 * s + 1, 2 * s + 1), np.uint8)  # the enlarged blob's edge is part tray (_by_lit_faces)
     witnesses = 0
     for label in range(1, found.blobs.count):
         codes = [int(c) + 1 for c in np.flatnonzero(colour_pixels[label] >= unit)]
         if not codes:
             continue
-        bx, by, bw, bh = (int(v) for v in found.blobs.stats[label, :4])
-        crop = image[y0 + by * s:y0 + (by + bh) * s, x0 + bx * s:x0 + (bx + bw) * s]
-        size = (crop.shape[1], crop.shape[0])
+        crop, (bx, by, bw, bh) = _camera_crop(geo, image, found.blobs, label)
         mine = found.blobs.labels[by:by + bh, bx:bx + bw] == label
         part = classes[by:by + bh, bx:bx + bw]
         for code in codes:
-            mask = (mine & ((part == code) | (part == code + AMBIGUOUS))).view(np.uint8)
-            mask = cv2.erode(cv2.resize(mask, size, interpolation=cv2.INTER_NEAREST), margin) > 0
-            if shows_a_side(crop, mask, split=False):
+            if shows_a_side(crop, enlarged(mine & of_colour(part, code), crop.shape[1::-1], geo.scale), split=False):
                 witnesses += 1
                 if witnesses >= SIDE_WITNESSES:
                     return True
@@ -661,20 +663,15 @@ def _by_lit_faces(geo: _Geometry, image: np.ndarray, classes: np.ndarray, found:
     showed it): in each counted blob, each colour with faces has the faces of its fullest layer
     lit alike for objects, one per block (:mod:`companion.vision.lit_faces`); the blob's area
     ratio stays, so a count its area does not bear out is doubtful (size) in :func:`_report`."""
-    s, (x0, y0) = geo.scale, geo.crop[:2]
+    s = geo.scale
     out = []
     for label, ratio, n, objects, by_shape in counted:
-        bx, by, bw, bh = (int(v) for v in found.blobs.stats[label, :4])
         codes = [int(c) + 1 for c in np.flatnonzero(found.colour_pixels[label]
                                                      >= FACE_AREA * unit)]
-        crop = image[y0 + by * s:y0 + (by + bh) * s, x0 + bx * s:x0 + (bx + bw) * s]
+        crop, (bx, by, bw, bh) = _camera_crop(geo, image, found.blobs, label)
         size = (crop.shape[1], crop.shape[0])
         big = cv2.resize(classes[by:by + bh, bx:bx + bw], size, interpolation=cv2.INTER_NEAREST)
-        inside = cv2.resize((found.blobs.labels[by:by + bh, bx:bx + bw] == label).view(np.uint8), size,
-                            interpolation=cv2.INTER_NEAREST)
-        # A working pixel is s camera pixels wide: the blob's edge, enlarged, runs up to s pixels
-        # past the object's outline, and faces would join round the ends of the seams there.
-        inside = cv2.erode(inside, np.ones((2 * s + 1, 2 * s + 1), np.uint8)) > 0
+        inside = enlarged(found.blobs.labels[by:by + bh, bx:bx + bw] == label, size, s)
         lightness, edges = lightness_edges(crop)
         most = {code: found.colour_pixels[label][code - 1] / (FACE_AREA * unit) for code in codes}
         lit = lit_faces(lightness, edges, big, inside, codes, most)

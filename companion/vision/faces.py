@@ -42,8 +42,8 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
-from companion.vision.classify import (AMBIGUOUS, BACKGROUND, CHROMATIC, UNKNOWN, Reference, cell_colours, hue_turn,
-                                       lut_index)
+from companion.vision.classify import (BACKGROUND, CHROMATIC, UNKNOWN, Reference, cell_colours, hue_turn, lut_index,
+                                       of_colour)
 from companion.vision.colors import CUBE_COLORS
 
 BESIDE_ONLY = 8  # added to a face code in the table: a face beside its colour, elsewhere explained by the tray look
@@ -191,7 +191,7 @@ def faces_read_as_tray(classes: np.ndarray, relit: np.ndarray, table: np.ndarray
     beside = np.zeros(could_be.shape, bool)  # pixels of a face beside its colour
     for code in np.flatnonzero(enough) + 1:
         candidate = (could_be == code).view(np.uint8)
-        own = ((half == code) | (half == code + AMBIGUOUS)).view(np.uint8)
+        own = of_colour(half, code).view(np.uint8)
         count, labels = cv2.connectedComponents(candidate | own, connectivity=8)
         touching = np.zeros(count, bool)
         touching[labels[own.view(bool)]] = True

@@ -32,12 +32,21 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from companion.vision.classify import AMBIGUOUS
+from companion.vision.classify import of_colour
 
 FACE_EDGES = (20, 50)  # Canny thresholds on the 8-bit lightness: where two faces meet
 FACE_BLUR = 1.5  # sigma (camera pixels) of the smoothing before the edges: wood grain and noise
 LIT = 30.0  # 8-bit Lab lightness: a face more than this darker than the next brighter starts a new layer
 FACE_AREA = 0.175  # of the largest face of its colour (and, to have faces at all, of a cube's area); see docs/vision.md, Constants
+
+
+def enlarged(mask: np.ndarray, size: tuple[int, int], scale: int) -> np.ndarray:
+    """A working-resolution mask (bool) enlarged to ``size`` (camera pixels, width and height)
+    and taken in by ``scale`` pixels: a working pixel is ``scale`` camera pixels wide, so the
+    enlarged edge runs up to that far past the object's outline — part tray, and faces would
+    join round the ends of the seams there."""
+    big = cv2.resize(mask.view(np.uint8), size, interpolation=cv2.INTER_NEAREST)
+    return cv2.erode(big, np.ones((2 * scale + 1, 2 * scale + 1), np.uint8)) > 0
 
 
 def _smoothed(lightness: np.ndarray) -> np.ndarray:
@@ -123,7 +132,7 @@ def lit_faces(lightness: np.ndarray, edges: np.ndarray, classes: np.ndarray, ins
     """
     out = {}
     for code in codes:
-        light, centres = faces(lightness, edges, inside & ((classes == code) | (classes == code + AMBIGUOUS)))
+        light, centres = faces(lightness, edges, inside & of_colour(classes, code))
         if light:
             fullest = max(layers(light), key=len)
             if most is None or len(fullest) <= most[code]:
