@@ -127,6 +127,12 @@ CONSTANTS: tuple[tuple[str, str], ...] = (
     # is a quadrilateral whose opposite sides differ: see --lens's second table.
     ("companion.vision.keystone", "MIN_LEAN"),
     ("companion.vision.keystone", "CORNER_FIT"),
+    # Added 2026-11-29 too: what a blob must be to be counted or said. DEEP and DEEP_AREA only
+    # add doubts ("0 or 1?"), which exact counts do not show: their silent misses are in
+    # docs/vision.md, Constants.
+    ("companion.vision.counting", "CRUMB"),
+    ("companion.vision.counting", "DEEP"),
+    ("companion.vision.counting", "DEEP_AREA"),
 )
 
 SIDES = (0.6, 1.0)  # the widths of the sides --sides counts at (RenderConditions.side_view)

@@ -73,11 +73,14 @@ Rules the count follows (documented for players in docs/vision.md):
   every other colour ``CLEAR_MARGIN`` times farther, of its hue — takes that colour: a block
   deeper or more saturated than its sample is beyond every colour pixel by pixel, not on average.
 - Nothing of a third of a cube vanishes unsaid: a colour with that much of its own pixels in a
-  blob but no place in it, a blob of a third to half a cube not shaped like one object, and a
-  block's face read as tray beside its own colour (:mod:`companion.vision.faces`) are
-  ``doubtful`` ("0 or 1?"); without the empty photo, a solid patch read as tray that is
-  clearly coloured and of no hue of the tray look it was read as, beside no block of its
-  hue, is ``unknown``.
+  blob but no place in it, a blob of a third to half a cube not shaped like one object, a
+  smaller one (down to a tenth) as deep in its own pixels as half a cube's radius — what is
+  left of a block whose face reads as tray, or that the frame's size misjudges; a rim or a
+  speck is thin — and, without an outline (the frame's size a guess), one of a third of the
+  calibrated cube, and a block's face read as tray beside its own colour
+  (:mod:`companion.vision.faces`) are ``doubtful`` ("0 or 1?"); without the empty photo, a
+  solid patch read as tray that is clearly coloured and of no hue of the tray look it was
+  read as, beside no block of its hue, is ``unknown``.
 - A cube lying on top of another hides it; the camera cannot count what it does not see.
 """
 
@@ -122,6 +125,9 @@ ROUND_SLACK = 0.75  # round objects: area may exceed the waists' count by this m
 ONE_COLOUR = 0.8  # share of a blob's colour votes for one colour that makes it one-coloured
 SOLID = 0.5  # of a cube's radius: a region that survives opening with a disc this wide is solid, no rim
 BRIDGE = 0.5  # cube sides: sides this wide between two cubes of a pile add half a cube to its area, and the count rounds up
+CRUMB = 0.3  # of a cube's area: a blob this large is an object, or a crumb said "0 or 1?" …
+DEEP = 0.5  # … and so is a smaller one this deep in its own pixels (of a cube's radius) …
+DEEP_AREA = 0.1  # … down to this share of a cube's area
 SIDES_AGAIN = 0.1  # a frame's cubes this much larger or smaller than at calibration: their sides taken off again
 
 
@@ -587,13 +593,13 @@ def _count_blobs(geo: _Geometry, found: _BlobReading, shapes: Shapes, factor: fl
     (:func:`~companion.vision.placing.place_objects`).
 
     Returns the counted blobs as (label, area ratio, objects, placed objects, by shape), the
-    crumbs as (label, ratio) — a third to half of an object, counted as none — and each blob's
-    number of separate cores."""
-    cube_blobs = np.flatnonzero(found.has_colour & (found.area >= 0.3 * unit))
+    crumbs as (label, ratio) — a third to half of an object, counted as none, and the smaller
+    blobs still an object's (:func:`_small_objects`) — and each blob's number of separate cores."""
+    cube_blobs = np.flatnonzero(found.has_colour & (found.area >= CRUMB * unit))
     depths = PEAK_DEPTHS if round_objects else (CORE_DEPTH,)
     waists = np.max([cores(found.blobs, d * geo.unit_radius * factor) for d in depths], axis=0)
     counted = []  # (label, ratio, n, objects, by_shape)
-    crumbs = []  # (label, ratio): a third to half of an object, counted as none
+    crumbs = [(label, float(found.area[label] / unit)) for label in _small_objects(geo, found, unit, factor)]
     for label in cube_blobs:
         votes = found.votes[label]
         ratio = float(found.area[label] / unit)
@@ -621,6 +627,27 @@ def _count_blobs(geo: _Geometry, found: _BlobReading, shapes: Shapes, factor: fl
         counted.append((int(label), ratio, n, place_objects(found.blobs, classes, relit, geo.colour_refs, int(label),
                                                             votes, n, not round_objects, sure), by_shape))
     return counted, crumbs, waists
+
+
+def _small_objects(geo: _Geometry, found: _BlobReading, unit: float, factor: float) -> list[int]:
+    """The blobs of a colour under :data:`CRUMB` of an object (``unit``) that are still an
+    object's, to be said rather than dropped: those as deep in their own pixels as :data:`DEEP`
+    of an object's radius (a rim, a line, a speck is thin; a block whose face mostly reads as
+    tray, or one the frame's size misjudges, is not), and — without a tray outline, where the
+    frame's size is a guess that may be too large — those of a crumb of the calibrated object."""
+    floor = CRUMB * geo.unit_area if geo.roi_mask is None else math.inf
+    small = found.has_colour & ~found.is_unknown & (found.area < CRUMB * unit) & (found.area >= DEEP_AREA * unit)
+    return [int(label) for label in np.flatnonzero(small)
+            if found.area[label] >= floor or _own_depth(found.blobs, int(label)) >= DEEP * geo.unit_radius * factor]
+
+
+def _own_depth(blobs: Blobs, label: int) -> float:
+    """The radius of the largest disc inside a blob's own pixels. ``Blobs.radius`` measures to
+    the tray, and a piece cut from a pile by its colour lies deep in the pile however small."""
+    x, y, w, h = (int(v) for v in blobs.stats[label, :4])
+    own = np.zeros((h + 2, w + 2), np.uint8)
+    own[1:-1, 1:-1] = blobs.labels[y:y + h, x:x + w] == label
+    return float(cv2.distanceTransform(own, cv2.DIST_L2, cv2.DIST_MASK_5).max())
 
 
 def _camera_crop(geo: _Geometry, image: np.ndarray, blobs: Blobs, label: int

@@ -161,14 +161,16 @@ def test_under_every_drift_few_blocks_vanish_unsaid():
     """The 20 drifts of ``--drift`` (light, white balance, tone curve, exposure, haze, focus,
     noise, camera height…), each counted with the set's calibration as ``make bench`` counts
     them (the true boxes resized with a photo that is): blocks neither counted
-    nor flagged. Measured: 37 of 20 × 216 (2026-11-29; 71 before a face read half as tray,
+    nor flagged. Measured: 26 of 20 × 216 (2026-11-29; 37 before a piece of a colour under a
+    third of a block but deep in its own pixels was said, and without an outline a third of
+    the calibrated block whatever the frame's size guess; 71 before a face read half as tray,
     half as its colour pixel by pixel, was said whole — the opening that drops fringes
     dropped it through its holes; 76 before a hue nearer a colour's than the desk's was that
     colour's face). The target is none; the floor stops it from growing."""
     stages = Stages()
     for drift in DRIFTS.values():
         stages.extend(run_realset(DOBOT, drift=drift, baseline=False)[0].stages)
-    assert stages.missed <= 42, stages.line()
+    assert stages.missed <= 30, stages.line()
 
 @needs_blocks
 def test_a_second_sessions_haze_is_read_by_each_colour(blocks, monkeypatch):
@@ -331,7 +333,8 @@ def test_a_box_drawn_over_a_blocks_dark_side_leaves_its_lit_faces_said():
     lit faces. Every lit green face then reads as desk: 35 of the 48 green blocks went
     missing without a flag (42 blocks in all). Such a face is clearly coloured and of no hue
     of the look it is read as — the tray does not explain it — and is now reported unknown
-    where it lies (measured: 13 blocks missed without a flag, 6 of them green)."""
+    where it lies (measured: 13 blocks missed without a flag, 6 of them green; 5 since a deep
+    piece under a third of a block is said, 2026-11-29)."""
     photo = read_image(DOBOT.folder / DOBOT.calibration_photo)
     cal = calibrate(photo, [Sample(s.color, BOX_DRAWINGS["boxes 10 % down"](s.box)) for s in DOBOT.samples])
     truth, boxes = DOBOT.truth(), DOBOT.boxes()
@@ -339,7 +342,7 @@ def test_a_box_drawn_over_a_blocks_dark_side_leaves_its_lit_faces_said():
     for name in sorted(truth):
         if name != DOBOT.calibration_photo:
             stages.add(name, boxes[name], count_cubes(read_image(DOBOT.folder / name), cal))
-    assert stages.missed <= 15, stages.line()
+    assert stages.missed <= 8, stages.line()
 
 
 @pytest.fixture(scope="module")
@@ -383,9 +386,11 @@ def test_photos_taken_at_an_angle_calibrate_as_seen_from_the_side(other_calibrat
 
 @needs_blocks
 def test_calibrated_on_any_other_photo_few_blocks_vanish_unsaid(other_calibrated):
-    """Every other photo counted with each of those calibrations. Measured: 47 of 4 348
+    """Every other photo counted with each of those calibrations. Measured: 37 of 4 348
     blocks missed without a flag, 303 of 620 photos exact, 574 blocks miscounted, 174 counted
-    where none lies, since a sample is asked for its side as the counter sees it and a free
+    where none lies, since a piece under a third of a block but deep in its own pixels is
+    said, and without an outline a third of the calibrated block whatever the frame's size
+    guess (2026-11-29); 47, 303, 574 and 174 since a sample is asked for its side as the counter sees it and a free
     camera's frame with two objects showing a side is seen from the side (2026-11-29); 47,
     288, 766 and 359 since a face strewn with its colour's pixels is said whole and a colour's
     lit faces are no more than its pixels make blocks (2026-11-29); 53, 286, 782 and 390 since a hue within SAME_HUE of both a desk look and a colour is a face of
@@ -407,7 +412,7 @@ def test_calibrated_on_any_other_photo_few_blocks_vanish_unsaid(other_calibrated
     for run in other_calibrated:
         stages.extend(run.stages)
     assert stages.objects >= 4000, stages.line()
-    assert stages.missed <= 52, stages.line()
+    assert stages.missed <= 41, stages.line()
     exact = sum(run.score.exact for run in other_calibrated)
     assert exact >= 295, f"photos exact: {exact}"
     miscounted = sum(run.score.miscounted for run in other_calibrated)
