@@ -838,6 +838,16 @@ def _report(geo: _Geometry, found: _BlobReading, counted: list, crumbs: list[tup
     return cubes, doubts
 
 
+def _face_step(unit: float) -> int:
+    """The step (1 or 2 working pixels) faces read as tray are looked for at, in a frame whose
+    cube is ``unit`` working pixels large: half the working resolution while a cube is
+    :data:`~companion.vision.calibration.WORKING_SIDE` wide or more — the size the working
+    resolution is chosen for — and the working resolution itself below: a frame taken from
+    farther away than the calibration photo, where a third of a cube at half resolution is a
+    handful of pixels, and the opening that drops fringes dropped whole faces."""
+    return 2 if unit >= WORKING_SIDE ** 2 else 1
+
+
 def _say_faces(geo: _Geometry, classes: np.ndarray, relit: np.ndarray, burnt: np.ndarray,
                face_cells: tuple[np.ndarray, np.ndarray], unit: float, factor: float, unexplained: bool,
                unknown_boxes: list, doubts: list[tuple[float, Doubt]]) -> None:
@@ -847,7 +857,7 @@ def _say_faces(geo: _Geometry, classes: np.ndarray, relit: np.ndarray, burnt: np
     block of its hue, is an unknown object (:mod:`companion.vision.faces`)."""
     lit_cells, burnt_cells = face_cells
     for face in faces_read_as_tray(classes, relit, lit_cells, UNPLACED * unit, SOLID * geo.unit_radius * factor,
-                                   unexplained=unexplained, burnt=(burnt, burnt_cells)):
+                                   unexplained=unexplained, burnt=(burnt, burnt_cells), step=_face_step(unit)):
         cx, cy = face.centre
         if not _inside(geo, cx, cy):
             continue

@@ -31,7 +31,8 @@ the tray's own glare, clipped one channel after another, changes hue and says no
 
 Whether a colour could be such a face depends on the colour alone, so it is decided once per
 calibration for every cell of the 64³ colour table; a count looks it up at half the working
-resolution (a face is a third of a cube or more: half the pixels still show it).
+resolution (a face is a third of a cube or more: half the pixels still show it) — at the
+working resolution itself where a frame's cubes are smaller than that resolution is chosen for.
 """
 
 from __future__ import annotations
@@ -56,7 +57,7 @@ class Face:
     area: int  # working pixels
     box: tuple[int, int, int, int]  # x, y, w, h, working pixels
     centre: tuple[float, float]  # working pixels
-    mask: np.ndarray | None = field(default=None, compare=False, repr=False)  # its pixels over box, half resolution
+    mask: np.ndarray | None = field(default=None, compare=False, repr=False)  # its pixels over box, at the search's step
 
     def pixels(self, size: tuple[int, int]) -> np.ndarray:
         """The face's pixels in a working image of ``size`` (height, width): H×W bool."""
@@ -160,7 +161,7 @@ def _could_be(classes: np.ndarray, relit: np.ndarray, table: np.ndarray, step: i
 def faces_read_as_tray(classes: np.ndarray, relit: np.ndarray, table: np.ndarray, min_area: float,
                        radius: float, unexplained: bool = True,
                        burnt: tuple[np.ndarray, np.ndarray] | None = None,
-                       speckled: bool = True) -> list[Face]:
+                       speckled: bool = True, step: int = 2) -> list[Face]:
     """The faces read as tray in a class map (see the module docstring), in working pixels,
     and — with ``unexplained`` — the unexplained patches (code :data:`UNKNOWN`).
 
@@ -176,17 +177,19 @@ def faces_read_as_tray(classes: np.ndarray, relit: np.ndarray, table: np.ndarray
     that drops fringes dropped the whole face — on dobot under its drifts, 35 blocks that
     vanished without a flag. Only to *say* a face: counted (``counting._faces_taken``), such a
     face joined to its block's own pixels splits into more faces lit alike than the block has.
+    ``step``: the search runs at 1/``step`` of the working resolution (after a first look at
+    half that); the faces come back in working pixels either way.
     """
     # A quick look at a quarter of the resolution first: most frames hold no colour that could
     # be a face over a whole face's area, and are done after it.
-    could_be, _, _ = _could_be(classes, relit, table, 4, burnt)
-    seen = np.bincount(could_be.ravel(), minlength=UNKNOWN + 1)[1:] * 16
+    could_be, _, _ = _could_be(classes, relit, table, 2 * step, burnt)
+    seen = np.bincount(could_be.ravel(), minlength=UNKNOWN + 1)[1:] * (2 * step) ** 2
     enough = seen[:len(CUBE_COLORS)] >= min_area
     loose = unexplained and seen.sum() >= min_area
     if not enough.any() and not loose:
         return []
-    could_be, half, lit = _could_be(classes, relit, table, 2, burnt)
-    disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (max(3, int(radius / 2) | 1),) * 2)
+    could_be, half, lit = _could_be(classes, relit, table, step, burnt)
+    disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (max(3, int(radius / step) | 1),) * 2)
     faces = []
     beside = np.zeros(could_be.shape, bool)  # pixels of a face beside its colour
     for code in np.flatnonzero(enough) + 1:
@@ -200,17 +203,17 @@ def faces_read_as_tray(classes: np.ndarray, relit: np.ndarray, table: np.ndarray
         beside |= face
         if speckled:  # the block's own pixels strewn over its face are part of the face
             face |= cv2.morphologyEx(face.view(np.uint8), cv2.MORPH_CLOSE, disc).view(bool) & own.view(bool)
-        faces += _solid_patches(face.view(np.uint8), disc, min_area, int(code))
+        faces += _solid_patches(face.view(np.uint8), disc, min_area, int(code), step)
     if loose:
         # Only colours the camera read: burnt pixels away from a colour say nothing, the
         # tray's own glare clips too.
-        faces += _solid_patches(((lit > 0) & ~beside).view(np.uint8), disc, min_area, UNKNOWN)
+        faces += _solid_patches(((lit > 0) & ~beside).view(np.uint8), disc, min_area, UNKNOWN, step)
     return faces
 
 
-def _solid_patches(mask: np.ndarray, disc: np.ndarray, min_area: float, code: int) -> list[Face]:
-    """The pieces of ``mask`` (half the working resolution) that survive opening with ``disc``
-    and cover ``min_area`` working pixels, as faces of ``code`` in working pixels."""
+def _solid_patches(mask: np.ndarray, disc: np.ndarray, min_area: float, code: int, step: int) -> list[Face]:
+    """The pieces of ``mask`` (1/``step`` of the working resolution) that survive opening with
+    ``disc`` and cover ``min_area`` working pixels, as faces of ``code`` in working pixels."""
     solid = cv2.morphologyEx(mask, cv2.MORPH_OPEN, disc)
     count, labels = cv2.connectedComponents(solid, connectivity=8)
     if count < 2:
@@ -219,11 +222,11 @@ def _solid_patches(mask: np.ndarray, disc: np.ndarray, min_area: float, code: in
     of = labels[ys, xs]
     area = np.bincount(of, minlength=count)
     out = []
-    for i in np.flatnonzero(4 * area[1:] >= min_area) + 1:
+    for i in np.flatnonzero(step * step * area[1:] >= min_area) + 1:
         fx, fy = xs[of == i], ys[of == i]
         x, y = int(fx.min()), int(fy.min())
         x1, y1 = int(fx.max()) + 1, int(fy.max()) + 1
-        box = (2 * x, 2 * y, 2 * (x1 - x), 2 * (y1 - y))
-        out.append(Face(code, 4 * int(area[i]), box, (2.0 * float(fx.mean()), 2.0 * float(fy.mean())),
+        box = (step * x, step * y, step * (x1 - x), step * (y1 - y))
+        out.append(Face(code, step * step * int(area[i]), box, (step * float(fx.mean()), step * float(fy.mean())),
                         labels[y:y1, x:x1] == i))
     return out

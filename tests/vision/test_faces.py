@@ -38,9 +38,9 @@ def _block(calibration, face_bgr, rim: bool = True, width: int | None = None):
     return geo, classes, relit, (x0, y0, w, h)
 
 
-def _faces(calibration, geo, classes, relit, unexplained=True):
+def _faces(calibration, geo, classes, relit, unexplained=True, step=2):
     return faces_read_as_tray(classes, relit, _face_table(calibration), 0.3 * geo.unit_area, 0.5 * geo.unit_radius,
-                              unexplained)
+                              unexplained, step=step)
 
 
 def test_the_table_names_pale_colours_of_a_colours_hue_only(calibration):
@@ -63,12 +63,18 @@ def test_the_table_calls_a_coloured_tray_pixel_of_no_colours_hue_unexplained(cal
     assert table[lut_index(orange)][0, 0] == UNKNOWN
 
 
-def test_a_face_read_as_tray_beside_its_colour_is_found(calibration):
+@pytest.mark.parametrize("step", [2, 1])
+def test_a_face_read_as_tray_beside_its_colour_is_found(calibration, step):
+    """At half the working resolution (a count's usual step) and at the working resolution
+    itself (a frame of cubes smaller than the working resolution is chosen for): the same
+    face, its place, size and pixels in working pixels either way."""
     geo, classes, relit, (x0, y0, w, h) = _block(calibration, PALE_RED)
-    (face,) = _faces(calibration, geo, classes, relit)
+    (face,) = _faces(calibration, geo, classes, relit, step=step)
     assert face.code == RED
     assert abs(face.centre[0] - (x0 + w / 2)) < 2 and abs(face.centre[1] - (y0 + h / 2)) < 2
     assert 0.7 * w * h <= face.area <= 1.3 * w * h
+    pixels = face.pixels(classes.shape)
+    assert 0.7 * w * h <= pixels[y0:y0 + h, x0:x0 + w].sum() and pixels.sum() <= 1.3 * w * h
 
 
 

@@ -157,11 +157,31 @@ def test_blocks_the_brighter_light_burnt_out_are_said(blocks):
 
 
 @needs_blocks
+def test_a_frame_of_small_blocks_looks_for_faces_at_the_working_resolution(blocks, monkeypatch):
+    """``20250329_153028`` under a cooler light: taken from farther than the calibration photo
+    (its blocks 0.65 as wide), the middle red block's pale top reads as desk all over, beside
+    a few of its red pixels. At half the working resolution that face is a handful of pixels,
+    the opening that drops fringes dropped it, and the block vanished without a flag. Where a
+    frame's cube is under ``WORKING_SIDE`` wide, faces are looked for at the working
+    resolution itself, and the block is said."""
+    cal = blocks[0]
+    name = "20250329_153028.jpg"
+    image = DRIFTS["cooler light"](read_image(DOBOT.folder / name))
+    fine, halved = Stages(), Stages()
+    fine.add(name, DOBOT.boxes()[name], count_cubes(image, cal))
+    monkeypatch.setattr(counting, "_face_step", lambda unit: 2)
+    halved.add(name, DOBOT.boxes()[name], count_cubes(image, cal))
+    assert (fine.missed, halved.missed) == (0, 1), (fine.line(), halved.line())
+
+
+@needs_blocks
 def test_under_every_drift_few_blocks_vanish_unsaid():
     """The 20 drifts of ``--drift`` (light, white balance, tone curve, exposure, haze, focus,
     noise, camera height…), each counted with the set's calibration as ``make bench`` counts
     them (the true boxes resized with a photo that is): blocks neither counted
-    nor flagged. Measured: 26 of 20 × 216 (2026-11-29; 37 before a piece of a colour under a
+    nor flagged. Measured: 19 of 20 × 216 (2026-11-29; 26 before a frame of blocks smaller than
+    the working resolution is chosen for looked for faces read as tray at that resolution, not
+    half of it; 37 before a piece of a colour under a
     third of a block but deep in its own pixels was said, and without an outline a third of
     the calibrated block whatever the frame's size guess; 71 before a face read half as tray,
     half as its colour pixel by pixel, was said whole — the opening that drops fringes
@@ -170,7 +190,7 @@ def test_under_every_drift_few_blocks_vanish_unsaid():
     stages = Stages()
     for drift in DRIFTS.values():
         stages.extend(run_realset(DOBOT, drift=drift, baseline=False)[0].stages)
-    assert stages.missed <= 30, stages.line()
+    assert stages.missed <= 22, stages.line()
 
 @needs_blocks
 def test_a_second_sessions_haze_is_read_by_each_colour(blocks, monkeypatch):
@@ -386,9 +406,10 @@ def test_photos_taken_at_an_angle_calibrate_as_seen_from_the_side(other_calibrat
 
 @needs_blocks
 def test_calibrated_on_any_other_photo_few_blocks_vanish_unsaid(other_calibrated):
-    """Every other photo counted with each of those calibrations. Measured: 37 of 4 348
+    """Every other photo counted with each of those calibrations. Measured: 34 of 4 348
     blocks missed without a flag, 303 of 620 photos exact, 574 blocks miscounted, 174 counted
-    where none lies, since a piece under a third of a block but deep in its own pixels is
+    where none lies, since a frame of blocks smaller than the working resolution is chosen for
+    looks for faces read as tray at that resolution (2026-11-29); 37, 303, 574 and 174 since a piece under a third of a block but deep in its own pixels is
     said, and without an outline a third of the calibrated block whatever the frame's size
     guess (2026-11-29); 47, 303, 574 and 174 since a sample is asked for its side as the counter sees it and a free
     camera's frame with two objects showing a side is seen from the side (2026-11-29); 47,
@@ -412,7 +433,7 @@ def test_calibrated_on_any_other_photo_few_blocks_vanish_unsaid(other_calibrated
     for run in other_calibrated:
         stages.extend(run.stages)
     assert stages.objects >= 4000, stages.line()
-    assert stages.missed <= 41, stages.line()
+    assert stages.missed <= 38, stages.line()
     exact = sum(run.score.exact for run in other_calibrated)
     assert exact >= 295, f"photos exact: {exact}"
     miscounted = sum(run.score.miscounted for run in other_calibrated)
