@@ -265,18 +265,19 @@ def test_shadows_and_reflections_against_the_empty_photo_stay_tray(calibration):
     assert result.counts == frame.counts and result.unknown == 0
 
 
-def _red_cube_and_green_sliver(calibration, offset: float) -> tuple[np.ndarray, np.ndarray, float]:
-    """A lone red cube and a green sliver of 0.4 × 1 cube whose left edge lies ``offset`` cube
-    sides right of the cube's centre: the clean frame, the painted one, and the sliver's
-    centre x."""
+def _red_cube_and_green_sliver(calibration, offset: float, width: float = 0.4, height: float = 1.0
+                               ) -> tuple[np.ndarray, np.ndarray, float]:
+    """A lone red cube and a green sliver of ``width`` × ``height`` cube sides (0.4 × 1 unless
+    told), its top at the cube's, its left edge ``offset`` cube sides right of the cube's
+    centre: the clean frame, the painted one, and the sliver's centre x."""
     frame = render_tray({"red": 1}, seed=15)
     cube = frame.cubes[0]
     side = calibration.cube_side
     green = next(r.bgr for r in calibration.references if r.code == 6)
     image = frame.image.copy()
     x0, y0 = int(cube.x + offset * side), int(cube.y - 0.5 * side)
-    image[y0:y0 + int(side), x0:x0 + int(0.4 * side)] = np.round(green)
-    return frame.image, image, x0 + 0.2 * side
+    image[y0:y0 + int(height * side), x0:x0 + int(width * side)] = np.round(green)
+    return frame.image, image, x0 + 0.5 * width * side
 
 
 def test_a_colour_with_a_third_of_an_object_and_no_place_is_doubtful(calibration):
@@ -301,29 +302,18 @@ def test_a_crumb_of_a_third_of_an_object_is_doubtful_not_dropped(calibration):
     assert (doubt.color, doubt.cubes, doubt.alternative) == ("green", 0, "1")
 
 
-def _green_patch(calibration, width: float, height: float) -> np.ndarray:
-    """A lone red cube and, two cube sides right of it, a green patch of ``width`` × ``height``
-    cube sides."""
-    frame = render_tray({"red": 1}, seed=15)
-    cube = frame.cubes[0]
-    side = calibration.cube_side
-    green = next(r.bgr for r in calibration.references if r.code == 6)
-    image = frame.image.copy()
-    x0, y0 = int(cube.x + 2.0 * side), int(cube.y - 0.3 * side)
-    image[y0:y0 + int(height * side), x0:x0 + int(width * side)] = np.round(green)
-    return image
-
-
 def test_a_deep_piece_under_a_third_of_an_object_is_said_a_thin_one_is_not(calibration):
     """A green square 0.54 of a cube wide: 0.29 of a cube's area, under the third a crumb
     needs — but as deep as half a cube, as an object is whose size the frame misjudges or
     whose face mostly reads as tray. It is said (green, 0 or 1?), where before it vanished.
     A strip of the same area, 0.2 of a cube wide, is a rim or a line, and stays unsaid."""
-    result = count_cubes(_green_patch(calibration, 0.54, 0.54), calibration)
+    _, image, _ = _red_cube_and_green_sliver(calibration, 2.0, 0.54, 0.54)
+    result = count_cubes(image, calibration)
     assert result.counts == {"red": 1}
     (doubt,) = result.doubtful
     assert (doubt.color, doubt.cubes, doubt.alternative) == ("green", 0, "1")
-    strip = count_cubes(_green_patch(calibration, 0.2, 1.45), calibration)
+    _, image, _ = _red_cube_and_green_sliver(calibration, 2.0, 0.2, 1.45)
+    strip = count_cubes(image, calibration)
     assert strip.counts == {"red": 1} and strip.doubtful == ()
 
 
