@@ -426,6 +426,19 @@ def test_without_the_empty_photo_a_cube_darkened_into_the_tray_look_is_taken_bac
         assert any(x <= cube.x <= x + w and y <= cube.y <= y + h for x, y, w, h in said)
 
 
+GREY, RED = (190, 190, 195), (60, 60, 200)
+
+
+def _free_red():
+    """A photo of a red cube 40 pixels wide on a grey table, its calibration as a free camera
+    (no outline), and an empty grey frame of the same size to paint a scene on."""
+    from companion.vision.calibration import Sample, calibrate
+
+    photo = np.full((300, 400, 3), GREY, np.uint8)
+    cv2.rectangle(photo, (180, 130), (219, 169), RED, -1)
+    return photo, calibrate(photo, [Sample("red", (160, 110, 80, 80))]), np.full((300, 400, 3), GREY, np.uint8)
+
+
 def test_a_free_camera_frame_of_clusters_only_has_its_counts_said():
     """Without a tray outline the camera may be at any distance, and a frame holding only a
     row of touching cubes has no lone cube to measure one cube by: its size is guessed from
@@ -435,17 +448,13 @@ def test_a_free_camera_frame_of_clusters_only_has_its_counts_said():
     is still said: from the side, a pile's front hides part of what lies behind it."""
     from companion.vision.calibration import Sample, calibrate
 
-    grey, red = (190, 190, 195), (60, 60, 200)
-    photo = np.full((300, 400, 3), grey, np.uint8)
-    cv2.rectangle(photo, (180, 130), (219, 169), red, -1)
-    free = calibrate(photo, [Sample("red", (160, 110, 80, 80))])  # no outline
-    frame = np.full((300, 400, 3), grey, np.uint8)
-    cv2.rectangle(frame, (100, 130), (259, 169), red, -1)  # four cubes in a row
+    photo, free, frame = _free_red()
+    cv2.rectangle(frame, (100, 130), (259, 169), RED, -1)  # four cubes in a row
     result = count_cubes(frame, free)
     assert result.counts == {"red": 4}
     assert any(d.reason == "size" and d.color == "red" for d in result.doubtful)
-    cv2.rectangle(frame, (40, 40), (79, 79), red, -1)  # two lone cubes measure the size
-    cv2.rectangle(frame, (320, 220), (359, 259), red, -1)
+    cv2.rectangle(frame, (40, 40), (79, 79), RED, -1)  # two lone cubes measure the size
+    cv2.rectangle(frame, (320, 220), (359, 259), RED, -1)
     measured = count_cubes(frame, free)
     assert measured.counts == {"red": 6}
     (row,) = measured.doubtful  # the row only: the lone cubes are shaped like one cube each
@@ -495,14 +504,8 @@ def test_a_free_camera_frame_sized_by_its_one_square_pile_says_so():
     own width — by which the pile is one object. The count cannot be known from this photo;
     it is said ("1 or 2?"), never given as sure (calibrated on `152838`, dobot's `141008` —
     four red blocks packed — read "1 red" with nothing said)."""
-    from companion.vision.calibration import Sample, calibrate
-
-    grey, red = (190, 190, 195), (60, 60, 200)
-    photo = np.full((300, 400, 3), grey, np.uint8)
-    cv2.rectangle(photo, (180, 130), (219, 169), red, -1)
-    free = calibrate(photo, [Sample("red", (160, 110, 80, 80))])  # no outline
-    frame = np.full((300, 400, 3), grey, np.uint8)
-    cv2.rectangle(frame, (160, 110), (239, 189), red, -1)  # a 2×2 square of cubes
+    _, free, frame = _free_red()
+    cv2.rectangle(frame, (160, 110), (239, 189), RED, -1)  # a 2×2 square of cubes
     result = count_cubes(frame, free)
     assert result.size_factor == pytest.approx(2.0, abs=0.2)  # the pile taken for one object …
     (doubt,) = result.doubtful  # … and said
@@ -515,15 +518,9 @@ def test_a_free_camera_says_a_piece_its_size_guess_makes_too_small_for_a_crumb()
     of the frame's object, under the third a crumb needs: it vanished unsaid. Without an
     outline that guess may be too large (dobot's blocks behind a pile, read a quarter of an
     object), so a third of the calibrated object is said ("0 or 1?") whatever the guess."""
-    from companion.vision.calibration import Sample, calibrate
-
-    grey, red = (190, 190, 195), (60, 60, 200)
-    photo = np.full((300, 400, 3), grey, np.uint8)
-    cv2.rectangle(photo, (180, 130), (219, 169), red, -1)
-    free = calibrate(photo, [Sample("red", (160, 110, 80, 80))])  # no outline
-    frame = np.full((300, 400, 3), grey, np.uint8)
-    cv2.rectangle(frame, (160, 110), (239, 189), red, -1)  # a 2×2 square of cubes
-    cv2.rectangle(frame, (300, 100), (309, 199), red, -1)  # a strip 10 × 100 pixels
+    _, free, frame = _free_red()
+    cv2.rectangle(frame, (160, 110), (239, 189), RED, -1)  # a 2×2 square of cubes
+    cv2.rectangle(frame, (300, 100), (309, 199), RED, -1)  # a strip 10 × 100 pixels
     result = count_cubes(frame, free)
     assert result.size_factor == pytest.approx(2.0, abs=0.2)
     strip = [d for d in result.doubtful if 290 <= d.x <= 320]
