@@ -372,8 +372,8 @@ def _whole_object(image: np.ndarray, blobs: Blobs, classes: np.ndarray, sample: 
     """The camera-resolution crop of ``sample``'s blob (``label``, :func:`_own_blob`) and the
     mask of its pixels of the sample's colour there, the blob's enlarged edge (part tray) left
     out: the object as the counter sees it, whatever box a person drew round it."""
-    x, y, w, h = (int(v) for v in blobs.stats[label, :4])
-    mine = (blobs.labels[y:y + h, x:x + w] == label) & of_colour(classes[y:y + h, x:x + w], code_of(sample.color))
+    own, (x, y, w, h) = blobs.own(label)
+    mine = own & of_colour(classes[y:y + h, x:x + w], code_of(sample.color))
     crop = image[y * scale:(y + h) * scale, x * scale:(x + w) * scale]
     return crop, enlarged(mine, (crop.shape[1], crop.shape[0]), scale)
 

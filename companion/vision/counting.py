@@ -349,8 +349,8 @@ def _unknown_piece(blobs: Blobs, classes: np.ndarray, label: int, radius: float)
     """The area (working pixels) of the largest piece of no calibrated colour in a blob that
     is solid, not a rim: what is left after opening with a disc of one cube's ``radius``
     (about half its side) — a glare spot or a bevel does not survive that, a cube's face does."""
-    x, y, w, h = (int(v) for v in blobs.stats[label, :4])
-    strange = ((blobs.labels[y:y + h, x:x + w] == label) & (classes[y:y + h, x:x + w] == UNKNOWN)).view(np.uint8)
+    mine, (x, y, w, h) = blobs.own(label)
+    strange = (mine & (classes[y:y + h, x:x + w] == UNKNOWN)).view(np.uint8)
     k = max(3, int(radius) | 1)
     opened = cv2.morphologyEx(strange, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
     n, _, stats, _ = cv2.connectedComponentsWithStats(opened, connectivity=4)
@@ -644,9 +644,7 @@ def _small_objects(geo: _Geometry, found: _BlobReading, unit: float, factor: flo
 def _own_depth(blobs: Blobs, label: int) -> float:
     """The radius of the largest disc inside a blob's own pixels. ``Blobs.radius`` measures to
     the tray, and a piece cut from a pile by its colour lies deep in the pile however small."""
-    x, y, w, h = (int(v) for v in blobs.stats[label, :4])
-    own = np.zeros((h + 2, w + 2), np.uint8)
-    own[1:-1, 1:-1] = blobs.labels[y:y + h, x:x + w] == label
+    own = cv2.copyMakeBorder(blobs.own(label)[0].view(np.uint8), 1, 1, 1, 1, cv2.BORDER_CONSTANT, value=0)
     return float(cv2.distanceTransform(own, cv2.DIST_L2, cv2.DIST_MASK_5).max())
 
 
@@ -672,8 +670,8 @@ def _shows_sides(geo: _Geometry, image: np.ndarray, classes: np.ndarray, found: 
         codes = [int(c) + 1 for c in np.flatnonzero(colour_pixels[label] >= unit)]
         if not codes:
             continue
-        crop, (bx, by, bw, bh) = _camera_crop(geo, image, found.blobs, label)
-        mine = found.blobs.labels[by:by + bh, bx:bx + bw] == label
+        crop, _ = _camera_crop(geo, image, found.blobs, label)
+        mine, (bx, by, bw, bh) = found.blobs.own(label)
         part = classes[by:by + bh, bx:bx + bw]
         for code in codes:
             if shows_a_side(crop, enlarged(mine & of_colour(part, code), crop.shape[1::-1], geo.scale), split=False):
@@ -698,7 +696,7 @@ def _by_lit_faces(geo: _Geometry, image: np.ndarray, classes: np.ndarray, found:
         crop, (bx, by, bw, bh) = _camera_crop(geo, image, found.blobs, label)
         size = (crop.shape[1], crop.shape[0])
         big = cv2.resize(classes[by:by + bh, bx:bx + bw], size, interpolation=cv2.INTER_NEAREST)
-        inside = enlarged(found.blobs.labels[by:by + bh, bx:bx + bw] == label, size, s)
+        inside = enlarged(found.blobs.own(label)[0], size, s)
         lightness, edges = lightness_edges(crop)
         most = {code: found.colour_pixels[label][code - 1] / (FACE_AREA * unit) for code in codes}
         lit = lit_faces(lightness, edges, big, inside, codes, most)

@@ -57,7 +57,7 @@ class Face:
     area: int  # working pixels
     box: tuple[int, int, int, int]  # x, y, w, h, working pixels
     centre: tuple[float, float]  # working pixels
-    mask: np.ndarray | None = field(default=None, compare=False, repr=False)  # its pixels over box, at the search's step
+    mask: np.ndarray | None = field(default=None, compare=False, repr=False)  # its pixels over box, at its search step
 
     def pixels(self, size: tuple[int, int]) -> np.ndarray:
         """The face's pixels in a working image of ``size`` (height, width): H×W bool."""
@@ -180,8 +180,9 @@ def faces_read_as_tray(classes: np.ndarray, relit: np.ndarray, table: np.ndarray
     ``step``: the search runs at 1/``step`` of the working resolution (after a first look at
     half that); the faces come back in working pixels either way.
     """
-    # A quick look at a quarter of the resolution first: most frames hold no colour that could
-    # be a face over a whole face's area, and are done after it.
+    # A quick look at half the search's resolution first (a quarter of the working one, as a
+    # count mostly searches): most frames hold no colour that could be a face over a whole
+    # face's area, and are done after it.
     could_be, _, _ = _could_be(classes, relit, table, 2 * step, burnt)
     seen = np.bincount(could_be.ravel(), minlength=UNKNOWN + 1)[1:] * (2 * step) ** 2
     enough = seen[:len(CUBE_COLORS)] >= min_area

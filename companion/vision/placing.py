@@ -54,9 +54,8 @@ def _places(blobs: Blobs, classes: np.ndarray, relit: np.ndarray, colour_refs: t
                 out += [(int(code), x, y) for x, y in cube_centres(blobs, classes, label,
                                                                    [int(code), int(code) + AMBIGUOUS], int(seats))]
         return out
-    x, y, w, h = (int(v) for v in blobs.stats[label, :4])
+    inside, (x, y, w, h) = blobs.own(label)
     sub_classes = classes[y:y + h, x:x + w]
-    inside = blobs.labels[y:y + h, x:x + w] == label
     colour = inside & (((sub_classes >= 1) & (sub_classes < UNKNOWN))
                        | ((sub_classes > AMBIGUOUS) & (sub_classes < UNKNOWN + AMBIGUOUS)))
     ys, xs = np.nonzero(colour)

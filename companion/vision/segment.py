@@ -35,6 +35,11 @@ class Blobs:
     radius: np.ndarray  # per label: the largest distance from a blob pixel to the tray
     depth: np.ndarray  # H×W float32: each pixel's distance to the tray (distance transform)
 
+    def own(self, label: int) -> tuple[np.ndarray, tuple[int, int, int, int]]:
+        """Blob ``label``'s pixels (bool) over its bounding box, and that box (x, y, w, h)."""
+        x, y, w, h = (int(v) for v in self.stats[label, :4])
+        return self.labels[y:y + h, x:x + w] == label, (x, y, w, h)
+
 
 def find_blobs(classes: np.ndarray, image: np.ndarray | None = None, solid: int = 0,
                alike: Sequence[tuple[int, int]] = ()) -> Blobs:
@@ -173,7 +178,7 @@ def cores(blobs: Blobs, depth: float) -> np.ndarray:
 
 def class_pixels(blobs: Blobs, classes: np.ndarray, label: int, codes) -> np.ndarray:
     """N×2 float32 (x, y) of the pixels of blob ``label`` whose class is in ``codes``."""
-    x, y, w, h = (int(v) for v in blobs.stats[label, :4])
-    sub = (blobs.labels[y:y + h, x:x + w] == label) & np.isin(classes[y:y + h, x:x + w], codes)
+    mine, (x, y, w, h) = blobs.own(label)
+    sub = mine & np.isin(classes[y:y + h, x:x + w], codes)
     ys, xs = np.nonzero(sub)
     return np.stack([xs + x, ys + y], axis=1).astype(np.float32)
