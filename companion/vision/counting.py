@@ -804,8 +804,8 @@ def _report(geo: _Geometry, found: _BlobReading, counted: list, crumbs: list[tup
                 cubes.append(CubeDetection(color, *_camera_point(geo, cx + 0.5, cy + 0.5), confidence, bbox))
             if not placed:
                 continue
-            cx, cy = np.mean(placed, axis=0)
             if other is not None or far:
+                cx, cy = np.mean(placed, axis=0)
                 doubts.append((confidence, Doubt(color, len(placed), "colour", other or "unknown",
                                                  *_camera_point(geo, cx + 0.5, cy + 0.5), bbox)))
         held = {code for code, _, _ in objects}

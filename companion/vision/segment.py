@@ -73,14 +73,7 @@ def find_blobs(classes: np.ndarray, image: np.ndarray | None = None, solid: int 
         least = cv2.erode(side - np.uint8(1), _KERNEL)
         cut = (cv2.dilate(side, _KERNEL) != least + np.uint8(1)) & (side > 0) & mask.view(bool)
         count, labels = cv2.connectedComponents(np.where(cut, 0, mask).astype(np.uint8), connectivity=8)
-        # Each pixel of the cut goes back to the blob beside it: its neighbours not cut lie on
-        # its own side, so the cut moves (almost) no pixel between blobs. Labels are exact in
-        # float32.
-        for _ in range(3):  # a corner pixel may have only cut pixels beside it: once more
-            labels[cut] = cv2.dilate(labels.astype(np.float32), _KERNEL)[cut].astype(np.int32)
-            cut &= labels == 0
-            if not cut.any():
-                break
+        labels = _cut_rejoined(labels, cut)
     flat = np.flatnonzero(mask.view(bool))
     width = classes.shape[1]
     lab = labels.ravel()[flat]
@@ -103,6 +96,30 @@ def find_blobs(classes: np.ndarray, image: np.ndarray | None = None, solid: int 
             stats[1:, axis + 2] = np.maximum.reduceat(coord, starts) - low + 1
         radius[1:] = np.maximum.reduceat(depth.ravel()[flat][order], starts)
     return Blobs(count, labels, stats, histogram, sum_x, sum_y, colour_sum, radius, depth)
+
+
+def _cut_rejoined(labels: np.ndarray, cut: np.ndarray) -> np.ndarray:
+    """``labels`` with each pixel of the ``cut`` given back to the blob beside it: the largest
+    label among its 8 neighbours, its neighbours not cut lying on its own side, so the cut
+    moves (almost) no pixel between blobs; three rounds, as a corner pixel may have only cut
+    pixels beside it. Only the cut's pixels are looked at (a dilation of the whole label map
+    cost 0.6 ms a round)."""
+    height, width = labels.shape
+    ys, xs = np.divmod(np.flatnonzero(cut), width)  # np.nonzero of a 2-D mask is several times slower
+    for _ in range(3):
+        # Neighbours beyond the edge are clipped back onto the pixel's own row or column:
+        # pixels already among its neighbours, so the border counts for nothing.
+        best = np.zeros(len(ys), labels.dtype)
+        for dy in (-1, 0, 1):
+            rows = np.clip(ys + dy, 0, height - 1)
+            for dx in (-1, 0, 1):
+                np.maximum(best, labels[rows, np.clip(xs + dx, 0, width - 1)], out=best)
+        labels[ys, xs] = best
+        left = best == 0
+        if not left.any():
+            break
+        ys, xs = ys[left], xs[left]
+    return labels
 
 
 def class_sums(key: np.ndarray, count: int, bgr: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray | None]:
@@ -135,24 +152,29 @@ def colour_sides(classes: np.ndarray, solid: int, alike: Sequence[tuple[int, int
         for a, b in alike:
             group[group == max(group[a], group[b])] = min(group[a], group[b])
     colour = cv2.LUT(classes, group)
+    # Every colour opened at once: a pixel survives the erosion of its colour where the disc
+    # round it holds that colour only (its minimum equals its maximum), and the seeds that
+    # survive, dilated by the same disc, are each colour's solid regions — no pixel of one
+    # colour lies within a disc of another colour's seed, so the dilation mixes nothing.
     disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (solid, solid))
-    side = np.zeros_like(colour)
-    sides = 0
-    for code in range(1, UNKNOWN):
-        own = cv2.compare(colour, code, cv2.CMP_EQ)
-        if cv2.countNonZero(own) < solid * solid:
-            continue
-        kept = cv2.morphologyEx(own, cv2.MORPH_OPEN, disc)
-        if cv2.countNonZero(kept):
-            side[kept > 0] = code
-            sides += 1
-    if sides < 2:
+    present = _histogram(colour)
+    large = np.zeros(256, np.uint8)  # colours with pixels enough to hold a solid region
+    large[1:UNKNOWN] = present[1:UNKNOWN] >= solid * solid
+    seeds = cv2.LUT(colour, large * np.arange(256, dtype=np.uint8))
+    seeds[cv2.erode(colour, disc) != cv2.dilate(colour, disc)] = 0
+    if np.count_nonzero(_histogram(seeds)[1:UNKNOWN]) < 2:
         return None
+    side = cv2.dilate(seeds, disc)
     open_to = cv2.compare(colour, UNKNOWN, cv2.CMP_NE)
     for _ in range(solid):
         free = cv2.bitwise_and(cv2.compare(side, 0, cv2.CMP_EQ), open_to)
         cv2.copyTo(cv2.dilate(side, _KERNEL), free, side)
     return side
+
+
+def _histogram(image: np.ndarray) -> np.ndarray:
+    """The 256 bins' pixel counts of a uint8 image (OpenCV's is several times numpy's bincount)."""
+    return cv2.calcHist([image], [0], None, [256], [0, 256]).ravel()
 
 
 def cores(blobs: Blobs, depth: float) -> np.ndarray:

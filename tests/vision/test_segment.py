@@ -2,7 +2,7 @@ import cv2
 import numpy as np
 
 from companion.vision.classify import AMBIGUOUS, UNKNOWN
-from companion.vision.segment import N_CLASSES, colour_sides, cores, find_blobs
+from companion.vision.segment import N_CLASSES, _cut_rejoined, colour_sides, cores, find_blobs
 
 
 def test_blob_statistics_agree_with_opencv():
@@ -132,3 +132,73 @@ def test_colours_the_calibration_finds_alike_are_one_side():
     assert find_blobs(classes, solid=5, alike=((1, 6),)).count == 2
     classes[10:30, 50:60] = 2  # a blue beside the green: still cut from the red-green pair
     assert find_blobs(classes, solid=5, alike=((1, 6),)).count == 3
+
+
+def _sides_by_definition(classes: np.ndarray, solid: int) -> np.ndarray | None:
+    """colour_sides as its docstring defines it, one colour at a time: each colour's pixels
+    (ambiguous ones included) opened with the disc, then grown over what is not of no colour."""
+    colour = np.where((classes > AMBIGUOUS) & (classes < 2 * AMBIGUOUS), classes - AMBIGUOUS, classes)
+    disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (solid, solid))
+    side = np.zeros_like(colour)
+    for code in range(1, UNKNOWN):
+        own = (colour == code).astype(np.uint8)
+        if own.sum() >= solid * solid:
+            side[cv2.morphologyEx(own, cv2.MORPH_OPEN, disc) > 0] = code
+    if len(np.unique(side[side > 0])) < 2:
+        return None
+    for _ in range(solid):
+        grown = cv2.dilate(side, np.ones((3, 3), np.uint8))
+        free = (side == 0) & (colour != UNKNOWN)
+        side[free] = grown[free]
+    return side
+
+
+def test_colour_sides_are_each_colour_opened_on_its_own():
+    """All colours are opened in one pass (a disc holding one colour only survives); that must
+    be exactly each colour opened by itself, up to the frame's edge."""
+    rng = np.random.default_rng(5)
+    for trial in range(40):
+        classes = np.zeros((60, 90), np.uint8)
+        for _ in range(rng.integers(2, 25)):
+            x, y = rng.integers(-5, 85), rng.integers(-5, 55)
+            code = rng.integers(1, UNKNOWN + 1) + AMBIGUOUS * rng.integers(0, 2)
+            classes[max(y, 0):max(y + rng.integers(2, 20), 0), max(x, 0):max(x + rng.integers(2, 20), 0)] = code
+        classes[rng.random(classes.shape) < 0.03] = 0  # speckle
+        for solid in (3, 5, 7):
+            expected = _sides_by_definition(classes, solid)
+            got = colour_sides(classes, solid)
+            assert (got is None) == (expected is None), (trial, solid)
+            assert got is None or np.array_equal(got, expected), (trial, solid)
+
+
+def test_a_colour_too_small_to_hold_a_solid_region_makes_no_side():
+    """A colour with fewer pixels than the disc's square makes no side, though its pixels
+    may form the disc itself."""
+    classes = np.zeros((40, 60), np.uint8)
+    classes[5:30, 5:30] = 1
+    disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5)).astype(bool)
+    classes[10:15, 40:45][disc] = 6  # 17 pixels: the disc exactly, under 25
+    assert colour_sides(classes, 5) is None
+    classes[10:15, 40:45] = 6
+    assert colour_sides(classes, 5) is not None
+
+
+def _rejoined_by_dilation(labels: np.ndarray, cut: np.ndarray) -> np.ndarray:
+    """Each cut pixel given the largest label among its 8 neighbours (a dilation of the
+    whole map), three rounds."""
+    labels, cut = labels.copy(), cut.copy()
+    for _ in range(3):
+        labels[cut] = cv2.dilate(labels.astype(np.float32), np.ones((3, 3), np.uint8))[cut].astype(np.int32)
+        cut &= labels == 0
+    return labels
+
+
+def test_the_cut_goes_back_to_the_blob_beside_it_up_to_the_frame_edge():
+    rng = np.random.default_rng(9)
+    for _ in range(30):
+        labels = rng.integers(0, 6, (30, 40)).astype(np.int32)
+        cut = rng.random(labels.shape) < 0.4
+        cut[0, :] |= rng.random(40) < 0.8  # the frame's edges, where a neighbour is missing
+        cut[:, -1] |= rng.random(30) < 0.8
+        labels[cut] = 0
+        assert np.array_equal(_cut_rejoined(labels.copy(), cut), _rejoined_by_dilation(labels, cut))
