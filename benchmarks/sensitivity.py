@@ -133,6 +133,9 @@ CONSTANTS: tuple[tuple[str, str], ...] = (
     ("companion.vision.counting", "CRUMB"),
     ("companion.vision.counting", "DEEP"),
     ("companion.vision.counting", "DEEP_AREA"),
+    # And what a face read as tray must be to be said: it only adds doubts (docs/vision.md,
+    # step 7, has its silent misses).
+    ("companion.vision.counting", "SAID_HUE"),
 )
 
 SIDES = (0.6, 1.0)  # the widths of the sides --sides counts at (RenderConditions.side_view)

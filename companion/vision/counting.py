@@ -78,7 +78,8 @@ Rules the count follows (documented for players in docs/vision.md):
   left of a block whose face reads as tray, or that the frame's size misjudges; a rim or a
   speck is thin — and, without an outline (the frame's size a guess), one of a third of the
   calibrated cube, and a block's face read as tray beside its own colour
-  (:mod:`companion.vision.faces`) are ``doubtful`` ("0 or 1?"); without the empty photo, a
+  (:mod:`companion.vision.faces`; said from a fainter colour, :data:`SAID_HUE`, than it is
+  taken for its block from) are ``doubtful`` ("0 or 1?"); without the empty photo, a
   solid patch read as tray that is clearly coloured and of no hue of the tray look it was
   read as, beside no block of its hue, is ``unknown``.
 - A cube lying on top of another hides it; the camera cannot count what it does not see.
@@ -101,7 +102,7 @@ from companion.vision.calibration import WORKING_SIDE, Calibration, check_empty,
 from companion.vision.classify import AMBIGUOUS, BACKGROUND, UNKNOWN, of_colour
 from companion.vision.colors import CUBE_COLORS
 from companion.vision.errors import ImageSizeError
-from companion.vision.faces import burnt_face_table, burnt_pixels, face_table, faces_read_as_tray
+from companion.vision.faces import BESIDE_ONLY, burnt_face_table, burnt_pixels, face_table, faces_read_as_tray
 from companion.vision.frontend import NO_HUE, PLAIN, class_map
 from companion.vision.lens import picture_points, straight_box, straight_points, straighten
 from companion.vision.lit_faces import FACE_AREA, enlarged, lightness_edges, lit_faces, shows_a_side
@@ -128,6 +129,7 @@ BRIDGE = 0.5  # cube sides: sides this wide between two cubes of a pile add half
 CRUMB = 0.3  # of a cube's area: a blob this large is an object, or a crumb said "0 or 1?" …
 DEEP = 0.5  # … and so is a smaller one this deep in its own pixels (of a cube's radius) …
 DEEP_AREA = 0.1  # … down to this share of a cube's area
+SAID_HUE = 0.75 * NO_HUE  # Lab chroma from which a face read as tray is said (taken from NO_HUE on)
 SIDES_AGAIN = 0.1  # a frame's cubes this much larger or smaller than at calibration: their sides taken off again
 
 
@@ -203,23 +205,42 @@ class _Geometry:
 
 
 _GEOMETRY: "weakref.WeakKeyDictionary[Calibration, dict]" = weakref.WeakKeyDictionary()
-_FACE_TABLES: "weakref.WeakKeyDictionary[Calibration, tuple[np.ndarray, np.ndarray]]" = weakref.WeakKeyDictionary()
+_FACE_TABLES: "weakref.WeakKeyDictionary[Calibration, _FaceTables]" = weakref.WeakKeyDictionary()
 
 
-def _face_tables(cal: Calibration) -> tuple[np.ndarray, np.ndarray]:
-    """The calibration's :func:`~companion.vision.faces.face_table` and
-    :func:`~companion.vision.faces.burnt_face_table` (a pixel at the sensor's ceiling has hue
-    from :data:`~companion.vision.frontend.PLAIN` on), built on first use."""
+@dataclass(frozen=True)
+class _FaceTables:
+    """A calibration's tables of the colours a pixel read as tray could be a face of (see
+    :mod:`~companion.vision.faces`): ``lit`` for a face taken for its block, ``burnt`` for a
+    pixel at the sensor's ceiling, ``said`` for a face only said."""
+
+    lit: np.ndarray
+    burnt: np.ndarray
+    said: np.ndarray
+
+
+def _face_tables(cal: Calibration) -> _FaceTables:
+    """The calibration's :class:`_FaceTables`, built on first use: a face is clearly coloured
+    from :data:`~companion.vision.frontend.NO_HUE` on, and said from :data:`SAID_HUE` on —
+    beside its colour only: an unexplained patch still needs ``NO_HUE``; a pixel at the
+    sensor's ceiling has hue from :data:`~companion.vision.frontend.PLAIN` on."""
     tables = _FACE_TABLES.get(cal)
     if tables is None:
-        tables = _FACE_TABLES[cal] = (face_table(cal.references, cal.tables[1], SAME_HUE, NO_HUE),
-                                      burnt_face_table(cal.references, cal.tables[1], SAME_HUE, PLAIN))
+        lit = face_table(cal.references, cal.tables[1], SAME_HUE, NO_HUE)
+        said = face_table(cal.references, cal.tables[1], SAME_HUE, SAID_HUE)
+        # Between the two floors a colour is a face beside its colour only: away from every
+        # block it is no unexplained patch (wood grain of a red hue on another tray).
+        faint = (lit == 0) & (said > 0) & (said < UNKNOWN)
+        said[faint] += BESIDE_ONLY
+        said[(lit == 0) & (said == UNKNOWN)] = 0
+        tables = _FACE_TABLES[cal] = _FaceTables(lit, burnt_face_table(cal.references, cal.tables[1], SAME_HUE, PLAIN),
+                                                 said)
     return tables
 
 
 def _face_table(cal: Calibration) -> np.ndarray:
     """The calibration's :func:`~companion.vision.faces.face_table`, built on first use."""
-    return _face_tables(cal)[0]
+    return _face_tables(cal).lit
 
 
 def _geometry(cal: Calibration, width: int, height: int, zoom: float = 1.0) -> _Geometry:
@@ -726,18 +747,17 @@ class _Taken:
 
 
 def _faces_taken(geo: _Geometry, classes: np.ndarray, relit: np.ndarray, burnt: np.ndarray,
-                 face_cells: tuple[np.ndarray, np.ndarray], unit: float, factor: float) -> _Taken | None:
+                 face_cells: _FaceTables, unit: float, factor: float) -> _Taken | None:
     """Stage 3b, for a camera that sees the objects from the side: the faces read as tray beside
     their colour (:mod:`companion.vision.faces`, lit or burnt) are taken for that colour — a
     block's face turned to the lamp, paler than its sample, beside the block's own pixels. None
     when there is none. From the side a block shows several faces and the count goes by them
     (:func:`_by_lit_faces`): a pale top left out is a block short. From below (the tower) a
     cube shows one face, and such a face stays said, never counted."""
-    lit_cells, burnt_cells = face_cells
     # Only what read as tray is taken: joined to its block's own pixels strewn over it
     # (``speckled``), a face splits into more faces lit alike than the block has.
-    read = faces_read_as_tray(classes, relit, lit_cells, UNPLACED * unit, SOLID * geo.unit_radius * factor,
-                              unexplained=False, burnt=(burnt, burnt_cells), speckled=False)
+    read = faces_read_as_tray(classes, relit, face_cells.lit, UNPLACED * unit, SOLID * geo.unit_radius * factor,
+                              unexplained=False, burnt=(burnt, face_cells.burnt), speckled=False)
     faces = [f for f in read if f.code != UNKNOWN]
     if not faces:
         return None
@@ -847,15 +867,14 @@ def _face_step(unit: float) -> int:
 
 
 def _say_faces(geo: _Geometry, classes: np.ndarray, relit: np.ndarray, burnt: np.ndarray,
-               face_cells: tuple[np.ndarray, np.ndarray], unit: float, factor: float, unexplained: bool,
+               face_cells: _FaceTables, unit: float, factor: float, unexplained: bool,
                unknown_boxes: list, doubts: list[tuple[float, Doubt]]) -> None:
     """Stage 6, in place: a block's lit face that reads as tray beside its own colour — or
     burnt out by the light there (``burnt``) — is said (once: "0 or 1?"), never counted; with
     ``unexplained`` (no empty photo), a coloured patch the tray does not explain, beside no
     block of its hue, is an unknown object (:mod:`companion.vision.faces`)."""
-    lit_cells, burnt_cells = face_cells
-    for face in faces_read_as_tray(classes, relit, lit_cells, UNPLACED * unit, SOLID * geo.unit_radius * factor,
-                                   unexplained=unexplained, burnt=(burnt, burnt_cells), step=_face_step(unit)):
+    for face in faces_read_as_tray(classes, relit, face_cells.said, UNPLACED * unit, SOLID * geo.unit_radius * factor,
+                                   unexplained=unexplained, burnt=(burnt, face_cells.burnt), step=_face_step(unit)):
         cx, cy = face.centre
         if not _inside(geo, cx, cy):
             continue

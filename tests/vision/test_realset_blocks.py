@@ -163,10 +163,13 @@ def test_a_frame_of_small_blocks_looks_for_faces_at_the_working_resolution(block
     a few of its red pixels. At half the working resolution that face is a handful of pixels,
     the opening that drops fringes dropped it, and the block vanished without a flag. Where a
     frame's cube is under ``WORKING_SIDE`` wide, faces are looked for at the working
-    resolution itself, and the block is said."""
+    resolution itself, and the block is said. (Its face is also said at half resolution since
+    faces are said from a chroma of ``SAID_HUE``: the faces said here are those a face taken
+    needs, from ``NO_HUE`` on, so that the resolution alone is judged.)"""
     cal = blocks[0]
     name = "20250329_153028.jpg"
     image = DRIFTS["cooler light"](read_image(DOBOT.folder / name))
+    _faces_said_as_taken(monkeypatch, cal)
     fine, halved = Stages(), Stages()
     fine.add(name, DOBOT.boxes()[name], count_cubes(image, cal))
     monkeypatch.setattr(counting, "_face_step", lambda unit: 2)
@@ -174,12 +177,38 @@ def test_a_frame_of_small_blocks_looks_for_faces_at_the_working_resolution(block
     assert (fine.missed, halved.missed) == (0, 1), (fine.line(), halved.line())
 
 
+def _faces_said_as_taken(monkeypatch, cal) -> None:
+    """From here on, ``cal``'s faces read as tray are said only from the chroma a face taken
+    needs (``NO_HUE``), as before ``SAID_HUE``."""
+    tables = counting._face_tables(cal)
+    monkeypatch.setattr(counting, "_face_tables", lambda c: counting._FaceTables(tables.lit, tables.burnt, tables.lit))
+
+
+@needs_blocks
+def test_a_faint_top_beside_its_rims_is_said(blocks, monkeypatch):
+    """``20250408_141025`` under a cooler light: a red block on the light desk of that day
+    shows a top so pale (Lab chroma about 19 after relighting) that it reads as desk, and
+    only its two thin rims read red — each under a third of a block, said where it lies, but
+    neither where the block is. A face is taken for its block from a chroma of ``NO_HUE`` on
+    and said from ``SAID_HUE`` on: the top is said "0 or 1?". Said only from ``NO_HUE``, the
+    block vanished without a flag."""
+    cal = blocks[0]
+    name = "20250408_141025.jpg"
+    image = DRIFTS["cooler light"](read_image(DOBOT.folder / name))
+    said, unsaid = Stages(), Stages()
+    said.add(name, DOBOT.boxes()[name], count_cubes(image, cal))
+    _faces_said_as_taken(monkeypatch, cal)
+    unsaid.add(name, DOBOT.boxes()[name], count_cubes(image, cal))
+    assert (said.missed, unsaid.missed) == (0, 1), (said.line(), unsaid.line())
+
+
 @needs_blocks
 def test_under_every_drift_few_blocks_vanish_unsaid():
     """The 20 drifts of ``--drift`` (light, white balance, tone curve, exposure, haze, focus,
     noise, camera height…), each counted with the set's calibration as ``make bench`` counts
     them (the true boxes resized with a photo that is): blocks neither counted
-    nor flagged. Measured: 19 of 20 × 216 (2026-11-29; 26 before a frame of blocks smaller than
+    nor flagged. Measured: 11 of 20 × 216 (2026-11-29; 19 before a face read as tray was
+    said from a chroma of SAID_HUE, three quarters of what a face taken needs; 26 before a frame of blocks smaller than
     the working resolution is chosen for looked for faces read as tray at that resolution, not
     half of it; 37 before a piece of a colour under a
     third of a block but deep in its own pixels was said, and without an outline a third of
@@ -190,7 +219,7 @@ def test_under_every_drift_few_blocks_vanish_unsaid():
     stages = Stages()
     for drift in DRIFTS.values():
         stages.extend(run_realset(DOBOT, drift=drift, baseline=False)[0].stages)
-    assert stages.missed <= 22, stages.line()
+    assert stages.missed <= 14, stages.line()
 
 @needs_blocks
 def test_a_second_sessions_haze_is_read_by_each_colour(blocks, monkeypatch):
@@ -406,9 +435,10 @@ def test_photos_taken_at_an_angle_calibrate_as_seen_from_the_side(other_calibrat
 
 @needs_blocks
 def test_calibrated_on_any_other_photo_few_blocks_vanish_unsaid(other_calibrated):
-    """Every other photo counted with each of those calibrations. Measured: 34 of 4 348
+    """Every other photo counted with each of those calibrations. Measured: 18 of 4 348
     blocks missed without a flag, 303 of 620 photos exact, 574 blocks miscounted, 174 counted
-    where none lies, since a frame of blocks smaller than the working resolution is chosen for
+    where none lies, since a face read as tray is said from a chroma of SAID_HUE
+    (2026-11-29); 34, 303, 574 and 174 since a frame of blocks smaller than the working resolution is chosen for
     looks for faces read as tray at that resolution (2026-11-29); 37, 303, 574 and 174 since a piece under a third of a block but deep in its own pixels is
     said, and without an outline a third of the calibrated block whatever the frame's size
     guess (2026-11-29); 47, 303, 574 and 174 since a sample is asked for its side as the counter sees it and a free
@@ -433,7 +463,7 @@ def test_calibrated_on_any_other_photo_few_blocks_vanish_unsaid(other_calibrated
     for run in other_calibrated:
         stages.extend(run.stages)
     assert stages.objects >= 4000, stages.line()
-    assert stages.missed <= 38, stages.line()
+    assert stages.missed <= 22, stages.line()
     exact = sum(run.score.exact for run in other_calibrated)
     assert exact >= 295, f"photos exact: {exact}"
     miscounted = sum(run.score.miscounted for run in other_calibrated)
