@@ -177,6 +177,10 @@ def faces_read_as_tray(classes: np.ndarray, relit: np.ndarray, table: np.ndarray
     that drops fringes dropped the whole face — on dobot under its drifts, 35 blocks that
     vanished without a flag. Only to *say* a face: counted (``counting._faces_taken``), such a
     face joined to its block's own pixels splits into more faces lit alike than the block has.
+    So are, with ``speckled``, the pixels of no colour's hue joined to a face (:func:`_joined`):
+    glare can turn part of a lamp-lit top pinker than ``same_hue`` from its colour, the two
+    parts mixed and neither solid alone — on dobot under its drifts, 3 blocks that vanished
+    without a flag; they are then no unexplained patch of their own.
     ``step``: the search runs at 1/``step`` of the working resolution (after a first look at
     half that); the faces come back in working pixels either way.
     """
@@ -204,12 +208,24 @@ def faces_read_as_tray(classes: np.ndarray, relit: np.ndarray, table: np.ndarray
         beside |= face
         if speckled:  # the block's own pixels strewn over its face are part of the face
             face |= cv2.morphologyEx(face.view(np.uint8), cv2.MORPH_CLOSE, disc).view(bool) & own.view(bool)
+            stray = _joined(face, could_be == UNKNOWN)
+            face |= stray
+            beside |= stray
         faces += _solid_patches(face.view(np.uint8), disc, min_area, int(code), step)
     if loose:
         # Only colours the camera read: burnt pixels away from a colour say nothing, the
         # tray's own glare clips too.
         faces += _solid_patches(((lit > 0) & ~beside).view(np.uint8), disc, min_area, UNKNOWN, step)
     return faces
+
+
+def _joined(face: np.ndarray, stray: np.ndarray) -> np.ndarray:
+    """The pixels of ``stray`` joined to ``face`` through ``stray`` itself (8-connected)."""
+    count, labels = cv2.connectedComponents((face | stray).view(np.uint8), connectivity=8)
+    held = np.zeros(count, bool)
+    held[labels[face]] = True
+    held[0] = False
+    return stray & held[labels]
 
 
 def _solid_patches(mask: np.ndarray, disc: np.ndarray, min_area: float, code: int, step: int) -> list[Face]:

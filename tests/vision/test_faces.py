@@ -277,3 +277,22 @@ def test_a_faint_patch_away_from_every_block_is_nothing(calibration):
         _say_faces(replace(geo, roi_mask=None), classes, relit, no_burnt, _face_tables(calibration), geo.unit_area,
                    1.0, True, boxes, doubts)
         assert (len(boxes), doubts) == (unknowns, []), face_bgr
+
+
+def test_a_face_partly_turned_beyond_its_hue_is_said_whole(calibration):
+    """A lamp-lit top whose glare turns part of it pinker than SAME_HUE from its red (of no
+    colour's hue: unexplained pixel by pixel), mixed through the part still of red's hue:
+    neither part is solid on its own, and the block vanished without a flag (dobot's 152954
+    under the light ×1.25). To be said, the pixels of no colour's hue joined to a face are
+    part of it; counted (``speckled=False``), the face is only what is of its colour's hue."""
+    stray = (170, 150, 240)  # Lab hue 6°, 29° from this calibration's red: of no colour's hue
+    table = _face_table(calibration)
+    assert table[lut_index(np.array([[stray]], np.uint8))][0, 0] == UNKNOWN
+    geo, classes, relit, (x0, y0, w, h) = _block(calibration, PALE_RED)
+    mixed = np.zeros(classes.shape, bool)
+    mixed[y0:y0 + h, x0:x0 + w] = np.random.default_rng(3).random((h, w)) < 0.5
+    relit[mixed] = stray
+    (face,) = _faces(calibration, geo, classes, relit)
+    assert face.code == RED and 0.7 * w * h <= face.area <= 1.3 * w * h
+    assert faces_read_as_tray(classes, relit, table, 0.3 * geo.unit_area, 0.5 * geo.unit_radius,
+                              speckled=False) == []

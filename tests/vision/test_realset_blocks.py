@@ -7,6 +7,7 @@ prints the numbers): a change that loses blocks fails here even when the candy s
 Skipped, with the reason, where the folder is absent.
 """
 
+import numpy as np
 import pytest
 
 from benchmarks.drift import BOX_DRAWINGS, DRIFTS
@@ -164,8 +165,8 @@ def test_a_frame_of_small_blocks_looks_for_faces_at_the_working_resolution(block
     the opening that drops fringes dropped it, and the block vanished without a flag. Where a
     frame's cube is under ``WORKING_SIDE`` wide, faces are looked for at the working
     resolution itself, and the block is said. (Its face is also said at half resolution since
-    faces are said from a chroma of ``SAID_HUE``: the faces said here are those a face taken
-    needs, from ``NO_HUE`` on, so that the resolution alone is judged.)"""
+    faces are said from a fainter colour than they are taken from: here they are said only as
+    they are taken, so that the resolution alone is judged.)"""
     cal = blocks[0]
     name = "20250329_153028.jpg"
     image = DRIFTS["cooler light"](read_image(DOBOT.folder / name))
@@ -178,10 +179,14 @@ def test_a_frame_of_small_blocks_looks_for_faces_at_the_working_resolution(block
 
 
 def _faces_said_as_taken(monkeypatch, cal) -> None:
-    """From here on, ``cal``'s faces read as tray are said only from the chroma a face taken
-    needs (``NO_HUE``), as before ``SAID_HUE``."""
+    """From here on, ``cal``'s faces read as tray are said only as a face taken is: from the
+    chroma ``NO_HUE`` (not ``SAID_HUE``), and of their colour's hue alone (no pixels of no
+    colour's hue joined to them)."""
+    from companion.vision import faces
+
     tables = counting._face_tables(cal)
     monkeypatch.setattr(counting, "_face_tables", lambda c: counting._FaceTables(tables.lit, tables.burnt, tables.lit))
+    monkeypatch.setattr(faces, "_joined", lambda face, stray: np.zeros_like(stray))
 
 
 @needs_blocks
@@ -203,11 +208,29 @@ def test_a_faint_top_beside_its_rims_is_said(blocks, monkeypatch):
 
 
 @needs_blocks
+def test_a_top_turned_pink_in_part_is_said_whole(blocks, monkeypatch):
+    """``20250329_152954`` under the light ×1.25: the lamp-lit top of the red block at the
+    left reads as desk, part of it of red's hue and part turned pinker than ``SAME_HUE``
+    (of no colour's hue), the two mixed — neither solid alone, and the block vanished without
+    a flag. The pixels of no colour's hue joined to a face are part of it, to be said (and
+    said only as a face taken is, the block still vanishes)."""
+    cal = blocks[0]
+    name = "20250329_152954.jpg"
+    image = DRIFTS["light ×1.25"](read_image(DOBOT.folder / name))
+    whole, apart = Stages(), Stages()
+    whole.add(name, DOBOT.boxes()[name], count_cubes(image, cal))
+    _faces_said_as_taken(monkeypatch, cal)
+    apart.add(name, DOBOT.boxes()[name], count_cubes(image, cal))
+    assert (whole.missed, apart.missed) == (0, 1), (whole.line(), apart.line())
+
+
+@needs_blocks
 def test_under_every_drift_few_blocks_vanish_unsaid():
     """The 20 drifts of ``--drift`` (light, white balance, tone curve, exposure, haze, focus,
     noise, camera height…), each counted with the set's calibration as ``make bench`` counts
     them (the true boxes resized with a photo that is): blocks neither counted
-    nor flagged. Measured: 11 of 20 × 216 (2026-11-29; 19 before a face read as tray was
+    nor flagged. Measured: 8 of 20 × 216 (2026-11-29; 11 before the pixels of no colour's hue
+    joined to a face read as tray were said with it; 19 before a face read as tray was
     said from a chroma of SAID_HUE, three quarters of what a face taken needs; 26 before a frame of blocks smaller than
     the working resolution is chosen for looked for faces read as tray at that resolution, not
     half of it; 37 before a piece of a colour under a
@@ -219,7 +242,7 @@ def test_under_every_drift_few_blocks_vanish_unsaid():
     stages = Stages()
     for drift in DRIFTS.values():
         stages.extend(run_realset(DOBOT, drift=drift, baseline=False)[0].stages)
-    assert stages.missed <= 14, stages.line()
+    assert stages.missed <= 11, stages.line()
 
 @needs_blocks
 def test_a_second_sessions_haze_is_read_by_each_colour(blocks, monkeypatch):
@@ -435,10 +458,11 @@ def test_photos_taken_at_an_angle_calibrate_as_seen_from_the_side(other_calibrat
 
 @needs_blocks
 def test_calibrated_on_any_other_photo_few_blocks_vanish_unsaid(other_calibrated):
-    """Every other photo counted with each of those calibrations. Measured: 18 of 4 348
+    """Every other photo counted with each of those calibrations. Measured: 16 of 4 348
     blocks missed without a flag, 303 of 620 photos exact, 574 blocks miscounted, 174 counted
-    where none lies, since a face read as tray is said from a chroma of SAID_HUE
-    (2026-11-29); 34, 303, 574 and 174 since a frame of blocks smaller than the working resolution is chosen for
+    where none lies, since the pixels of no colour's hue joined to a face read as tray are
+    said with it (2026-11-29); 18 since a face read as tray is said from a chroma of
+    SAID_HUE (2026-11-29); 34, 303, 574 and 174 since a frame of blocks smaller than the working resolution is chosen for
     looks for faces read as tray at that resolution (2026-11-29); 37, 303, 574 and 174 since a piece under a third of a block but deep in its own pixels is
     said, and without an outline a third of the calibrated block whatever the frame's size
     guess (2026-11-29); 47, 303, 574 and 174 since a sample is asked for its side as the counter sees it and a free
@@ -463,7 +487,7 @@ def test_calibrated_on_any_other_photo_few_blocks_vanish_unsaid(other_calibrated
     for run in other_calibrated:
         stages.extend(run.stages)
     assert stages.objects >= 4000, stages.line()
-    assert stages.missed <= 22, stages.line()
+    assert stages.missed <= 20, stages.line()
     exact = sum(run.score.exact for run in other_calibrated)
     assert exact >= 295, f"photos exact: {exact}"
     miscounted = sum(run.score.miscounted for run in other_calibrated)
