@@ -228,11 +228,11 @@ def _face_tables(cal: Calibration) -> _FaceTables:
     if tables is None:
         lit = face_table(cal.references, cal.tables[1], SAME_HUE, NO_HUE)
         said = face_table(cal.references, cal.tables[1], SAME_HUE, SAID_HUE)
-        # Between the two floors a colour is a face beside its colour only: away from every
-        # block it is no unexplained patch (wood grain of a red hue on another tray).
-        faint = (lit == 0) & (said > 0) & (said < UNKNOWN)
+        # Between the two floors a colour is a face beside its colour only, and one of no
+        # colour's hue a stray joined to a face only: away from every block neither is an
+        # unexplained patch (wood grain of a red hue on another tray).
+        faint = (lit == 0) & (said > 0) & (said <= UNKNOWN)
         said[faint] += BESIDE_ONLY
-        said[(lit == 0) & (said == UNKNOWN)] = 0
         tables = _FACE_TABLES[cal] = _FaceTables(lit, burnt_face_table(cal.references, cal.tables[1], SAME_HUE, PLAIN),
                                                  said)
     return tables

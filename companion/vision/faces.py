@@ -179,8 +179,9 @@ def faces_read_as_tray(classes: np.ndarray, relit: np.ndarray, table: np.ndarray
     face joined to its block's own pixels splits into more faces lit alike than the block has.
     So are, with ``speckled``, the pixels of no colour's hue joined to a face (:func:`_joined`):
     glare can turn part of a lamp-lit top pinker than ``same_hue`` from its colour, the two
-    parts mixed and neither solid alone — on dobot under its drifts, 3 blocks that vanished
-    without a flag; they are then no unexplained patch of their own.
+    parts mixed and neither solid alone — on dobot under its drifts, 5 blocks that vanished
+    without a flag; they are then no unexplained patch of their own. (The said table marks
+    such pixels from a fainter colour on, strays beside a face only: see ``counting._face_tables``.)
     ``step``: the search runs at 1/``step`` of the working resolution (after a first look at
     half that); the faces come back in working pixels either way.
     """

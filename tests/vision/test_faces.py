@@ -265,12 +265,12 @@ def test_a_faint_face_is_said_but_not_taken(calibration):
 
 
 def test_a_faint_patch_away_from_every_block_is_nothing(calibration):
-    """Between SAID_HUE and NO_HUE a colour is a face beside its colour only: away from every
-    block it is no unexplained patch (wood grain of a red hue on another tray read as 16
+    """Between SAID_HUE and NO_HUE a colour is a face beside its colour only (or, of no
+    colour's hue, a stray joined to a face only): away from every block it is no unexplained patch (wood grain of a red hue on another tray read as 16
     unknown objects in a frame that held one), though a patch as clear as NO_HUE still is."""
     from companion.vision.counting import _say_faces
 
-    for face_bgr, unknowns in ((FAINT_RED, 0), (PALE_RED, 1)):
+    for face_bgr, unknowns in ((FAINT_RED, 0), ((195, 180, 242), 0), (PALE_RED, 1)):
         geo, classes, relit, _ = _block(calibration, face_bgr, rim=False)
         no_burnt = np.zeros(classes.shape, bool)
         boxes, doubts = [], []
@@ -279,20 +279,22 @@ def test_a_faint_patch_away_from_every_block_is_nothing(calibration):
         assert (len(boxes), doubts) == (unknowns, []), face_bgr
 
 
-def test_a_face_partly_turned_beyond_its_hue_is_said_whole(calibration):
+@pytest.mark.parametrize("stray", [(170, 150, 240),  # Lab hue 6°, 29° from red: of no colour's hue, chroma 36
+                                    (195, 180, 242)])  # hue 2°, chroma 22: under NO_HUE, from SAID_HUE on
+def test_a_face_partly_turned_beyond_its_hue_is_said_whole(calibration, stray):
     """A lamp-lit top whose glare turns part of it pinker than SAME_HUE from its red (of no
-    colour's hue: unexplained pixel by pixel), mixed through the part still of red's hue:
+    colour's hue: unexplained pixel by pixel, or under NO_HUE and from SAID_HUE on: nothing
+    pixel by pixel), mixed through the part still of red's hue:
     neither part is solid on its own, and the block vanished without a flag (dobot's 152954
     under the light ×1.25). To be said, the pixels of no colour's hue joined to a face are
     part of it; counted (``speckled=False``), the face is only what is of its colour's hue."""
-    stray = (170, 150, 240)  # Lab hue 6°, 29° from this calibration's red: of no colour's hue
-    table = _face_table(calibration)
-    assert table[lut_index(np.array([[stray]], np.uint8))][0, 0] == UNKNOWN
+    table = _face_tables(calibration).said
+    assert table[lut_index(np.array([[stray]], np.uint8))][0, 0] in (UNKNOWN, UNKNOWN + BESIDE_ONLY)
     geo, classes, relit, (x0, y0, w, h) = _block(calibration, PALE_RED)
     mixed = np.zeros(classes.shape, bool)
     mixed[y0:y0 + h, x0:x0 + w] = np.random.default_rng(3).random((h, w)) < 0.5
     relit[mixed] = stray
-    (face,) = _faces(calibration, geo, classes, relit)
+    (face,) = faces_read_as_tray(classes, relit, table, 0.3 * geo.unit_area, 0.5 * geo.unit_radius)
     assert face.code == RED and 0.7 * w * h <= face.area <= 1.3 * w * h
     assert faces_read_as_tray(classes, relit, table, 0.3 * geo.unit_area, 0.5 * geo.unit_radius,
                               speckled=False) == []

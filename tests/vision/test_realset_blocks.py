@@ -191,7 +191,8 @@ def _faces_said_as_taken(monkeypatch, cal) -> None:
 
 @needs_blocks
 @pytest.mark.parametrize("name, drift", [("20250408_141025.jpg", "cooler light"),
-                                         ("20250329_152954.jpg", "light ×1.25")])
+                                         ("20250329_152954.jpg", "light ×1.25"),
+                                         ("20250329_153013.jpg", "light ×1.25")])
 def test_a_faint_or_partly_turned_top_is_said(blocks, monkeypatch, name, drift):
     """Two lamp-lit tops that read as desk, said "0 or 1?" since a face is said from a fainter
     colour than it is taken from; said only as a face taken is, each block vanished without
@@ -205,6 +206,9 @@ def test_a_faint_or_partly_turned_top_is_said(blocks, monkeypatch, name, drift):
       red's hue and part turned pinker than ``SAME_HUE`` (of no colour's hue), the two
       mixed, neither solid alone. The pixels of no colour's hue joined to a face are part of
       it, to be said.
+    - ``153013`` under the light ×1.25: the top of the red block at the left is turned 28°
+      from red's hue and is under ``NO_HUE`` (chroma 23): a stray, from ``SAID_HUE`` on,
+      joined to the few pixels of red's hue by its rims.
     """
     cal = blocks[0]
     image = DRIFTS[drift](read_image(DOBOT.folder / name))
@@ -220,7 +224,8 @@ def test_under_every_drift_few_blocks_vanish_unsaid():
     """The 20 drifts of ``--drift`` (light, white balance, tone curve, exposure, haze, focus,
     noise, camera height…), each counted with the set's calibration as ``make bench`` counts
     them (the true boxes resized with a photo that is): blocks neither counted
-    nor flagged. Measured: 8 of 20 × 216 (2026-11-29; 11 before the pixels of no colour's hue
+    nor flagged. Measured: 6 of 20 × 216 (2026-11-29; 8 before the pixels of no colour's hue
+    under NO_HUE, from SAID_HUE on, were strays too; 11 before the pixels of no colour's hue
     joined to a face read as tray were said with it; 19 before a face read as tray was
     said from a chroma of SAID_HUE, three quarters of what a face taken needs; 26 before a frame of blocks smaller than
     the working resolution is chosen for looked for faces read as tray at that resolution, not
@@ -233,7 +238,7 @@ def test_under_every_drift_few_blocks_vanish_unsaid():
     stages = Stages()
     for drift in DRIFTS.values():
         stages.extend(run_realset(DOBOT, drift=drift, baseline=False)[0].stages)
-    assert stages.missed <= 11, stages.line()
+    assert stages.missed <= 9, stages.line()
 
 @needs_blocks
 def test_a_second_sessions_haze_is_read_by_each_colour(blocks, monkeypatch):
@@ -449,10 +454,10 @@ def test_photos_taken_at_an_angle_calibrate_as_seen_from_the_side(other_calibrat
 
 @needs_blocks
 def test_calibrated_on_any_other_photo_few_blocks_vanish_unsaid(other_calibrated):
-    """Every other photo counted with each of those calibrations. Measured: 16 of 4 348
+    """Every other photo counted with each of those calibrations. Measured: 13 of 4 348
     blocks missed without a flag, 303 of 620 photos exact, 574 blocks miscounted, 174 counted
     where none lies, since the pixels of no colour's hue joined to a face read as tray are
-    said with it (2026-11-29); 18 since a face read as tray is said from a chroma of
+    said with it, from SAID_HUE on (2026-11-29; 16 with strays from NO_HUE on); 18 since a face read as tray is said from a chroma of
     SAID_HUE (2026-11-29); 34, 303, 574 and 174 since a frame of blocks smaller than the working resolution is chosen for
     looks for faces read as tray at that resolution (2026-11-29); 37, 303, 574 and 174 since a piece under a third of a block but deep in its own pixels is
     said, and without an outline a third of the calibrated block whatever the frame's size
@@ -478,7 +483,7 @@ def test_calibrated_on_any_other_photo_few_blocks_vanish_unsaid(other_calibrated
     for run in other_calibrated:
         stages.extend(run.stages)
     assert stages.objects >= 4000, stages.line()
-    assert stages.missed <= 20, stages.line()
+    assert stages.missed <= 16, stages.line()
     exact = sum(run.score.exact for run in other_calibrated)
     assert exact >= 295, f"photos exact: {exact}"
     miscounted = sum(run.score.miscounted for run in other_calibrated)
