@@ -99,7 +99,7 @@ import numpy as np
 from companion.vision import light
 from companion.vision.black_level import dark_levels, lift_of, remove_lift
 from companion.vision.calibration import WORKING_SIDE, Calibration, check_empty, check_image
-from companion.vision.classify import AMBIGUOUS, BACKGROUND, UNKNOWN, of_colour
+from companion.vision.classify import AMBIGUOUS, BACKGROUND, UNKNOWN, cell_colours, of_colour
 from companion.vision.colors import CUBE_COLORS
 from companion.vision.errors import ImageSizeError
 from companion.vision.faces import BESIDE_ONLY, burnt_face_table, burnt_pixels, face_table, faces_read_as_tray
@@ -226,13 +226,16 @@ def _face_tables(cal: Calibration) -> _FaceTables:
     sensor's ceiling has hue from :data:`~companion.vision.frontend.PLAIN` on."""
     tables = _FACE_TABLES.get(cal)
     if tables is None:
-        lit = face_table(cal.references, cal.tables[1], SAME_HUE, NO_HUE)
         said = face_table(cal.references, cal.tables[1], SAME_HUE, SAID_HUE)
+        # The floor only decides which cells are clearly coloured: the table from NO_HUE on
+        # is the one from SAID_HUE on with the cells under NO_HUE emptied (built once, not twice).
+        _, lab = cell_colours()
+        faint = np.hypot(lab[:, 1] - 128.0, lab[:, 2] - 128.0) < NO_HUE
+        lit = np.where(faint, 0, said).astype(np.uint8)
         # Between the two floors a colour is a face beside its colour only, and one of no
         # colour's hue a stray joined to a face only: away from every block neither is an
         # unexplained patch (wood grain of a red hue on another tray).
-        faint = (lit == 0) & (said > 0) & (said <= UNKNOWN)
-        said[faint] += BESIDE_ONLY
+        said[faint & (said > 0) & (said <= UNKNOWN)] += BESIDE_ONLY
         tables = _FACE_TABLES[cal] = _FaceTables(lit, burnt_face_table(cal.references, cal.tables[1], SAME_HUE, PLAIN),
                                                  said)
     return tables
