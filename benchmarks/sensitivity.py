@@ -59,11 +59,13 @@ CONSTANTS: tuple[tuple[str, str], ...] = (
     ("companion.vision.frontend", "NOISE_BAR"),
     ("companion.vision.frontend", "LIGHT_ONLY"),
     ("companion.vision.frontend", "UNNAMED"),
-    # The next three decide when the tray's light is doubted: rare on the sets this runs (6 of 400
+    # The next five decide when the tray's light is doubted: rare on the sets this runs (6 of 400
     # synthetic counts, no real photo); their numbers are behind another tray (vision --surfaces).
     ("companion.vision.frontend", "SOME_UNNAMED"),
     ("companion.vision.frontend", "CONFIRMED"),
     ("companion.vision.frontend", "FEWER_UNNAMED"),
+    ("companion.vision.frontend", "WHOLLY_UNNAMED"),
+    ("companion.vision.frontend", "FAR_OFF"),
     ("companion.vision.frontend", "NO_HUE"),
     ("companion.vision.frontend", "PLAIN"),
     ("companion.vision.frontend", "SURFACE_CORE"),

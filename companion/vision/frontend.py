@@ -15,14 +15,15 @@ doubted when half of the objects' pixels take no colour under it, unless the cub
 name confirm it (their chart gives the same light: what it leaves unnamed is then a foreign
 object or a rim, not a cube under another light) — another light must then name half of what
 it left — and already when a fifth take none and those cubes imply another light: a fifth of
-it is enough then (:func:`_tray_light_doubt`). A pixel named black that the photo
+it is enough then (:func:`_tray_light_doubt`); fewer, when they make whole objects and the
+cubes imply a light far off. A pixel named black that the photo
 shows clearly coloured counts as unnamed: a wrong light can darken every cube into black as
 well as leave it no colour.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import cv2
 import numpy as np
@@ -41,6 +42,8 @@ UNNAMED = 0.5  # this share of the objects' pixels of no known colour: the tray'
 CONFIRMED = 1.1  # … unless the cubes it names imply its light, within this factor in every channel;
 SOME_UNNAMED = 0.2  # from this share on, doubted when the cubes it names imply another light…
 FEWER_UNNAMED = 0.8  # … and the cubes' light then kept when it leaves under this share of what the tray's did
+WHOLLY_UNNAMED = 0.05  # from this share on in objects mostly of no known colour, the tray's light is doubted…
+FAR_OFF = 1.3  # … when the cubes it names imply a light this far off in some channel
 CHART_ROUNDS = 1  # readings under the cubes' own light after the uncorrected one (1, 2 and 3 count alike)
 NO_HUE = 2 * CHROMATIC  # Lab chroma in the photo from which a pixel is clearly of some hue
 PLAIN = CHROMATIC / 2  # a colour whose every reference is greyer than this has no hue (black);
@@ -69,7 +72,8 @@ def class_map(small: np.ndarray, references: Sequence[Reference], tables: tuple[
     plain = _plain_codes(references)
     coloured = _coloured_plain(classes, small, plain)
     unnamed, objects = _unnamed(classes, coloured, sides)
-    bar = _tray_light_doubt(unnamed / max(1, objects), relit, classes, references)
+    bar = _tray_light_doubt(unnamed / max(1, objects), relit, classes, references,
+                            lambda: _wholly_unnamed(classes, coloured, sides) / max(1, objects))
     if bar is not None:
         # Where the objects are, the tray's reading still tells: its light makes the new
         # surface look like the calibrated one. With the empty photo that is sure (what
@@ -86,10 +90,12 @@ def class_map(small: np.ndarray, references: Sequence[Reference], tables: tuple[
     return relit, classes
 
 
-def _tray_light_doubt(share: float, relit: np.ndarray, classes: np.ndarray,
-                      references: Sequence[Reference]) -> float | None:
+def _tray_light_doubt(share: float, relit: np.ndarray, classes: np.ndarray, references: Sequence[Reference],
+                      whole: Callable[[], float] = lambda: 0.0) -> float | None:
     """None when the tray's light stands, its reading (``relit``, ``classes``) leaving
-    ``share`` of the objects' pixels unnamed; else the bar another light must pass: the share
+    ``share`` of the objects' pixels unnamed, ``whole()`` of them in objects mostly unnamed
+    (:func:`_wholly_unnamed`, asked only when it decides: a labelling of the objects takes a
+    millisecond and a half); else the bar another light must pass: the share
     of the tray reading's unnamed pixels its reading may leave at most. Doubted when most of
     them are unnamed (:data:`UNNAMED`), unless the cubes it does name confirm its light — then
     another light must name half of what it left; when a fifth are (:data:`SOME_UNNAMED`), if
@@ -106,14 +112,27 @@ def _tray_light_doubt(share: float, relit: np.ndarray, classes: np.ndarray,
     nothing contradicts the tray, and only "most unnamed" doubts it: an empty textured tray
     whose pattern left a fifth unnamed was read again and showed eight unknown objects. On real
     photos of blocks and sweets, whose faces are lit unlike their sample, the chart is rougher
-    (×1.26 in the median) and seldom confirms."""
-    if share <= SOME_UNNAMED:
+    (×1.26 in the median) and seldom confirms.
+
+    Fewer than a fifth unnamed still doubt the light when they make whole objects
+    (:data:`WHOLLY_UNNAMED`) and the cubes imply a light :data:`FAR_OFF` in some channel: a
+    wrong light leaves every cube of a colour or two without one (behind the wood tray's
+    light the blue and purple cubes on light grey, a seventh of the objects' pixels beside
+    many black cubes), a right one leaves rims, glare and shadows — parts of objects — and a
+    foreign object, whole but with the cubes near their light. Far off rather than
+    :data:`CONFIRMED`: a foreign object beside sweets or blocks whose chart is rough (×1.26)
+    would doubt a right light, and its reading lost yellow cubes (two synthetic frames
+    without an outline)."""
+    if share <= WHOLLY_UNNAMED:
         return None
     gain = light.chart_gain(relit, classes, references)
     if gain is None:  # no chart: nothing confirms the tray's light, nothing contradicts it
         return 0.5 if share > UNNAMED else None
-    if np.all(np.abs(np.log(gain)) <= np.log(CONFIRMED)):
+    off = np.abs(np.log(gain))
+    if np.all(off <= np.log(CONFIRMED)):
         return None
+    if share <= SOME_UNNAMED:
+        return FEWER_UNNAMED if np.any(off > np.log(FAR_OFF)) and whole() > WHOLLY_UNNAMED else None
     return 0.5 if share > UNNAMED else FEWER_UNNAMED
 
 
@@ -157,6 +176,22 @@ def _unnamed(classes: np.ndarray, coloured: _Positions,
         kept = classes[ys, xs] != BACKGROUND
         coloured = (ys[kept], xs[kept])
     return int(np.count_nonzero(classes == UNKNOWN)) + len(coloured[0]), int(np.count_nonzero(classes))
+
+
+def _wholly_unnamed(classes: np.ndarray, coloured: _Positions,
+                    sides: tuple[np.ndarray, np.ndarray] | None = None) -> int:
+    """Pixels of the objects (8-connected pieces of ``classes`` that are not tray) of which
+    more than half are unnamed as :func:`_unnamed` counts them (``coloured`` blacks included,
+    the cubes' ``sides`` left out): whole objects of no known colour, not rims of named ones."""
+    if sides is not None:
+        classes = drop_sides(classes.copy(), sides)
+    unnamed = classes == UNKNOWN
+    unnamed[coloured] = True
+    count, labels = cv2.connectedComponents((classes != BACKGROUND).view(np.uint8), connectivity=8)
+    total = np.bincount(labels.ravel(), minlength=count)
+    mostly = 2 * np.bincount(labels[unnamed], minlength=count) > total
+    mostly[0] = False  # the tray
+    return int(total[mostly].sum())
 
 
 def _by_the_cubes(small: np.ndarray, references: Sequence[Reference], full_lut: np.ndarray,

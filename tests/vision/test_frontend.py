@@ -4,7 +4,7 @@ shows clearly coloured is no black cube."""
 import numpy as np
 
 from companion.vision.classify import AMBIGUOUS, BACKGROUND, UNKNOWN, Reference
-from companion.vision.frontend import _coloured_plain, _plain_codes, _unnamed
+from companion.vision.frontend import _coloured_plain, _plain_codes, _unnamed, _wholly_unnamed
 
 BLACK, GREEN, RED = 5, 6, 1
 
@@ -67,6 +67,46 @@ def test_the_tray_light_is_doubted_by_what_it_leaves_unnamed_and_what_its_cubes_
     assert _tray_light_doubt(some, *on_refs) is None and _tray_light_doubt(some, *off_refs) == FEWER_UNNAMED
     assert _tray_light_doubt(most, *on_refs) is None and _tray_light_doubt(most, *off_refs) == 0.5
     assert _tray_light_doubt(some, *nothing_named) is None and _tray_light_doubt(most, *nothing_named) == 0.5
+
+
+def test_only_objects_mostly_of_no_colour_are_wholly_unnamed():
+    """A named cube with a rim of no colour is no unnamed object; a piece of no colour is, and
+    so is a clearly coloured piece named black; two touching pieces are one object, judged
+    together."""
+    small = np.full((12, 20, 3), 20, np.uint8)
+    classes = np.zeros((12, 20), np.uint8)
+    classes[1:5, 1:5] = RED
+    classes[1:5, 4] = UNKNOWN  # a rim: 4 of the cube's 16 pixels
+    assert _wholly_unnamed(classes, _coloured_plain(classes, small, (BLACK,))) == 0
+    classes[1:4, 8:11] = UNKNOWN  # an object of no colour: 9 pixels
+    assert _wholly_unnamed(classes, _coloured_plain(classes, small, (BLACK,))) == 9
+    classes[7:10, 1:5] = BLACK
+    small[7:10, 1:5] = (200, 60, 20)  # a blue cube read as black
+    coloured = _coloured_plain(classes, small, (BLACK,))
+    assert _wholly_unnamed(classes, coloured) == 9 + 12
+    classes[7:10, 5:9] = GREEN  # a green cube touching it: 12 unnamed of 24 is not more than half
+    assert _wholly_unnamed(classes, _coloured_plain(classes, small, (BLACK,))) == 9
+
+
+def test_a_few_unnamed_pixels_doubt_the_light_only_as_whole_objects_with_the_cubes_far_off():
+    """Under a fifth of the objects' pixels unnamed, the tray's light is doubted when a
+    twentieth of them lie in objects of no colour and the cubes it names imply a light
+    :data:`FAR_OFF` in some channel; a chart merely off (beyond :data:`CONFIRMED`, as the real
+    sets' rough charts are), or the unnamed pixels in rims, leaves it standing."""
+    from companion.vision.frontend import (CONFIRMED, FAR_OFF, FEWER_UNNAMED, SOME_UNNAMED, WHOLLY_UNNAMED,
+                                           _tray_light_doubt)
+
+    assert CONFIRMED < FAR_OFF and WHOLLY_UNNAMED < SOME_UNNAMED
+    few = whole = (WHOLLY_UNNAMED + SOME_UNNAMED) / 2
+    far = _chart((1.0, 1.0, 1.1 * FAR_OFF))
+    rough = _chart((1.0, 1.0, (CONFIRMED + FAR_OFF) / 2))
+    assert _tray_light_doubt(few, *far, lambda: whole) == FEWER_UNNAMED
+    assert _tray_light_doubt(few, *rough, lambda: whole) is None
+    assert _tray_light_doubt(few, *far, lambda: WHOLLY_UNNAMED) is None  # rims and glare, not objects
+    assert _tray_light_doubt(few, *far) is None
+    assert _tray_light_doubt(WHOLLY_UNNAMED, *far, lambda: 1.0) is None  # too little unnamed to doubt anything
+    relit, classes, references = far
+    assert _tray_light_doubt(few, relit, np.zeros_like(classes), references, lambda: whole) is None  # no chart
 
 
 def _felt_and_patch(noise: float, patch_change: tuple[int, int, int]) -> tuple[np.ndarray, np.ndarray]:
