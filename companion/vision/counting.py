@@ -668,8 +668,7 @@ def _small_objects(geo: _Geometry, found: _BlobReading, unit: float, factor: flo
 def _own_depth(blobs: Blobs, label: int) -> float:
     """The radius of the largest disc inside a blob's own pixels. ``Blobs.radius`` measures to
     the tray, and a piece cut from a pile by its colour lies deep in the pile however small."""
-    own = cv2.copyMakeBorder(blobs.own(label)[0].view(np.uint8), 1, 1, 1, 1, cv2.BORDER_CONSTANT, value=0)
-    return float(cv2.distanceTransform(own, cv2.DIST_L2, cv2.DIST_MASK_5).max())
+    return float(cv2.distanceTransform(blobs.own_framed(label), cv2.DIST_L2, cv2.DIST_MASK_5).max())
 
 
 def _camera_crop(geo: _Geometry, image: np.ndarray, blobs: Blobs, label: int

@@ -186,8 +186,7 @@ class Shapes:
         return not np.any(grown & (around != 0) & (around != label))
 
     def _measure(self, label: int) -> bool:
-        mask = cv2.copyMakeBorder(self.blobs.own(label)[0].view(np.uint8), 1, 1, 1, 1, cv2.BORDER_CONSTANT, value=0)
-        mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, self._kernel)
+        mask = cv2.morphologyEx(self.blobs.own_framed(label), cv2.MORPH_OPEN, self._kernel)
         contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
         if not contours:
             return False

@@ -202,3 +202,19 @@ def test_the_cut_goes_back_to_the_blob_beside_it_up_to_the_frame_edge():
         cut[:, -1] |= rng.random(30) < 0.8
         labels[cut] = 0
         assert np.array_equal(_cut_rejoined(labels.copy(), cut), _rejoined_by_dilation(labels, cut))
+
+
+def test_a_blob_framed_ends_at_its_own_edge():
+    """``Blobs.own_framed``: the blob's own pixels over its box, ringed by one empty pixel, so
+    that a distance measured inside it ends where the blob does — not at the box, where the
+    blob fills it edge to edge."""
+    classes = np.zeros((20, 20), np.uint8)
+    classes[4:11, 5:12] = 1  # a 7 × 7 square: it fills its own box
+    blobs = find_blobs(classes)
+    label = int(blobs.labels[7, 8])
+    framed = blobs.own_framed(label)
+    own, (_, _, w, h) = blobs.own(label)
+    assert framed.dtype == np.uint8 and framed.shape == (h + 2, w + 2)
+    assert not framed[0].any() and not framed[-1].any() and not framed[:, 0].any() and not framed[:, -1].any()
+    assert np.array_equal(framed[1:-1, 1:-1].astype(bool), own)
+    assert cv2.distanceTransform(framed, cv2.DIST_L2, cv2.DIST_MASK_5).max() <= (min(w, h) + 1) / 2
