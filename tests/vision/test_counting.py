@@ -333,6 +333,7 @@ def test_behind_another_tray_the_cubes_tell_the_light(counts, seed, with_empty, 
     frame, result = _count(counts, seed, dark, calibration, with_empty)
     assert result.counts == frame.counts and result.unknown == 0
     monkeypatch.setattr(frontend, "SOME_UNNAMED", 1.0)  # the tray's light only
+    monkeypatch.setattr(frontend, "WHOLLY_UNNAMED", 1.0)  # (whole objects unnamed doubt it neither)
     _, by_the_tray = _count(counts, seed, dark, calibration, with_empty)
     assert by_the_tray.counts == {} and by_the_tray.unknown == sum(counts.values())
 
@@ -358,6 +359,7 @@ def test_behind_another_tray_the_cubes_still_named_doubt_its_light(calibrated, c
     frame, result = _count(counts, seed, behind, calibration, with_empty)
     assert result.counts == frame.counts and result.unknown == 0
     monkeypatch.setattr(frontend, "SOME_UNNAMED", 1.0)  # doubted only when most are unnamed
+    monkeypatch.setattr(frontend, "WHOLLY_UNNAMED", 1.0)  # (not when whole objects are, either)
     _, most_only = _count(counts, seed, behind, calibration, with_empty)
     assert most_only.counts != frame.counts and most_only.unknown > 0
 
