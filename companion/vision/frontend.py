@@ -116,9 +116,9 @@ def _tray_light_doubt(share: float, relit: np.ndarray, classes: np.ndarray, refe
 
     Fewer than a fifth unnamed still doubt the light when they make whole objects
     (:data:`WHOLLY_UNNAMED`) and the cubes imply a light :data:`FAR_OFF` in some channel: a
-    wrong light leaves every cube of a colour or two without one (behind the wood tray's
-    light the blue and purple cubes on light grey, a seventh of the objects' pixels beside
-    many black cubes), a right one leaves rims, glare and shadows — parts of objects — and a
+    wrong light leaves every cube of a colour or two without one (light grey's light on the
+    wood tray: its purple cube, a sixth of the objects' pixels beside cubes that keep their
+    colours), a right one leaves rims, glare and shadows — parts of objects — and a
     foreign object, whole but with the cubes near their light. Far off rather than
     :data:`CONFIRMED`: a foreign object beside sweets or blocks whose chart is rough (×1.26)
     would doubt a right light, and its reading lost yellow cubes (two synthetic frames
