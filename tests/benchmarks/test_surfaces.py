@@ -60,7 +60,7 @@ def test_behind_a_dark_surface_a_black_cube_is_not_the_surface_in_shadow(monkeyp
 
 def test_a_whole_cube_left_without_a_colour_doubts_the_trays_light(monkeypatch):
     """Frame 15 of the stress set (the wood tray) counted with the light grey tray's
-    calibration: under the tray's light (grey made wood: blue dimmed, red raised) its one
+    calibration: under the tray's light (wood made light grey: every channel about doubled, blue most) its one
     purple cube takes no colour — a whole object, yet under a fifth of the objects' pixels —
     while the cubes it names imply a light far off. The light is doubted and the frame read
     again under the cubes' light: exact with and without the empty photo. Doubted only from a
